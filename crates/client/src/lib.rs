@@ -1,0 +1,4 @@
+//! # mcp-elicit-client
+//!
+//! Client-side MCP elicitation on rmcp.
+#![warn(missing_docs)]

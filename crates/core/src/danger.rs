@@ -1,0 +1,1 @@
+//! Risky opt-outs, named so that a reviewer sees them.

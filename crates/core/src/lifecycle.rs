@@ -1,0 +1,1 @@
+//! The explicit states of one elicitation.

@@ -1,0 +1,1 @@
+//! URL safety analysis for URL-mode elicitations.

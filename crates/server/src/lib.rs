@@ -1,0 +1,4 @@
+//! # mcp-elicit-server
+//!
+//! Server-side MCP elicitation on rmcp.
+#![warn(missing_docs)]
