@@ -49,6 +49,10 @@ pub enum ErrorKind {
     TooLarge,
     /// A schema field the secret-field lint flags (form mode must not ask for secrets).
     SecretField,
+    /// An event that the elicitation lifecycle does not allow in the current state
+    /// (completing twice, accepting a declined elicitation, anything after a terminal
+    /// state...).
+    InvalidTransition,
 }
 
 impl ErrorKind {
@@ -72,6 +76,7 @@ impl ErrorKind {
             Self::InvalidUrl => "invalid_url",
             Self::TooLarge => "too_large",
             Self::SecretField => "secret_field",
+            Self::InvalidTransition => "invalid_transition",
         }
     }
 }
@@ -93,7 +98,11 @@ pub struct Error {
 impl Error {
     /// A new error of `kind` at JSON pointer `pointer` (`""` is the document root).
     pub fn new(kind: ErrorKind, pointer: impl Into<String>, message: impl Into<String>) -> Self {
-        Self { kind, pointer: pointer.into(), message: message.into() }
+        Self {
+            kind,
+            pointer: pointer.into(),
+            message: message.into(),
+        }
     }
 
     /// What kind of problem this is.
@@ -131,7 +140,11 @@ pub struct Errors(Vec<Error>);
 impl Errors {
     /// Wraps a non-empty list. Returns `None` for an empty one.
     pub fn from_vec(errors: Vec<Error>) -> Option<Self> {
-        if errors.is_empty() { None } else { Some(Self(errors)) }
+        if errors.is_empty() {
+            None
+        } else {
+            Some(Self(errors))
+        }
     }
 
     /// The problems, in document order.

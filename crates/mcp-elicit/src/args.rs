@@ -19,4 +19,16 @@ pub(crate) enum Command {
     /// Analyse URLs the way a careful client does before URL-mode consent.
     #[command(subcommand)]
     Url(crate::cmd::url::UrlArgs),
+    /// Call a tool on an MCP server non-interactively, answering elicitations by policy.
+    Call(crate::cmd::call::CallArgs),
+    /// The client driven by the official MCP conformance harness.
+    ConformanceClient(crate::cmd::conformance_client::ConformanceClientArgs),
+    /// Run the reference elicitation server (demo and conformance tools).
+    Serve(crate::cmd::serve::ServeArgs),
+    /// Connect to an MCP server and use it interactively in the terminal: list and call
+    /// tools, answer forms, consent to URLs.
+    Connect(crate::cmd::connect::ConnectArgs),
+    /// Try elicitation interactively: the reference server in-process on loopback, with
+    /// the terminal host connected to it.
+    Demo(crate::cmd::demo::DemoArgs),
 }

@@ -1,14 +1,30 @@
 //! The restricted `requestedSchema` of form-mode elicitation: model, parsing,
-//! serialization and a builder.
+//! serialization, a builder, and (crate feature `schemars`) derivation from a Rust type.
+//!
+//! [`Schema::parse`] checks every rule of the subset and reports every problem at once
+//! (see [`ErrorKind`](crate::ErrorKind) for the rules and [`ParseLimits`] for the size
+//! bounds on untrusted input); [`Schema::to_value`] gives the JSON back unchanged;
+//! [`SchemaBuilder`] builds a schema in code under the same checks. `pattern`s are
+//! ECMA-262 with the `u` flag; see [`Pattern`] for how matches stay fast.
 
 mod builder;
+#[cfg(feature = "schemars")]
+mod derive;
+mod linear;
 mod model;
+pub(crate) mod number;
 mod parse;
+mod parse_property;
+mod parse_select;
+mod pattern;
+mod redos;
 mod serialize;
 
 pub use builder::{PropertyBuilder, SchemaBuilder};
+pub(crate) use model::Count;
 pub use model::{
-    BooleanSpec, EnumOption, MultiSelectSpec, MultiSelectStyle, NumberSpec, Pattern, Property,
-    PropertyKind, Schema, SingleSelectSpec, SingleSelectStyle, StringFormat, StringSpec,
+    BooleanSpec, EnumOption, MultiSelectSpec, MultiSelectStyle, NumberSpec, Property, PropertyKind,
+    Schema, SingleSelectSpec, SingleSelectStyle, StringFormat, StringSpec,
 };
 pub use parse::ParseLimits;
+pub use pattern::Pattern;

@@ -7,6 +7,8 @@
 
 use serde_json::{Map, Number, Value};
 
+use super::pattern::Pattern;
+
 /// A parsed, checked form-mode `requestedSchema`: a flat object of primitive properties.
 #[derive(Debug, Clone)]
 pub struct Schema {
@@ -18,6 +20,9 @@ pub struct Schema {
     pub(crate) properties: Vec<Property>,
     /// `required` exactly as given (order kept), every name a property.
     pub(crate) required: Vec<String>,
+    /// Whether the document had a `required` member at all, so that `"required": []`
+    /// survives a round trip.
+    pub(crate) required_listed: bool,
     /// Top-level members outside the modelled keywords that the subset tolerates
     /// (`additionalProperties: false`, `x-` vendor extensions, `$comment`), kept for round trips.
     pub(crate) extensions: Map<String, Value>,
@@ -58,26 +63,62 @@ pub enum PropertyKind {
 #[derive(Debug, Clone, Default)]
 pub struct StringSpec {
     /// Minimum length in Unicode code points.
-    pub(crate) min_length: Option<u64>,
+    pub(crate) min_length: Option<Count>,
     /// Maximum length in Unicode code points.
-    pub(crate) max_length: Option<u64>,
+    pub(crate) max_length: Option<Count>,
     /// ECMA-262 regular expression, compiled once; unanchored like JSON Schema's.
     pub(crate) pattern: Option<Pattern>,
     pub(crate) format: Option<StringFormat>,
     pub(crate) default: Option<String>,
 }
 
-/// A compiled ECMA-262 `pattern`, with its source kept verbatim.
-#[derive(Debug, Clone)]
-pub struct Pattern {
-    pub(crate) source: String,
-    pub(crate) regex: regress::Regex,
+/// A non-negative integer keyword (`minLength`, `maxLength`, `minItems`, `maxItems`),
+/// with its JSON spelling kept for round trips: JSON Schema counts `2.0` as the integer
+/// 2, and a schema that says `2.0` serializes back to `2.0`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Count {
+    /// The value; saturates at `u64::MAX` for larger integral floats such as `1e300`
+    /// (no string or array gets that long).
+    pub(crate) value: u64,
+    /// The number as written.
+    pub(crate) json: Number,
 }
 
-impl Pattern {
-    /// The pattern exactly as written in the schema.
-    pub fn source(&self) -> &str {
-        &self.source
+impl Count {
+    /// A count written as a plain integer.
+    pub(crate) fn new(value: u64) -> Self {
+        Self {
+            value,
+            json: Number::from(value),
+        }
+    }
+
+    /// The count `n` stands for, when it is a non-negative integer in JSON Schema's
+    /// sense (`3`, `3.0`, `3e0`, `-0.0`); `None` otherwise.
+    pub(crate) fn from_number(n: &Number) -> Option<Self> {
+        let value = match n.as_u64() {
+            Some(v) => v,
+            None => {
+                let f = n.as_f64()?;
+                if !(f.is_finite() && f.fract() == 0.0 && f >= 0.0) {
+                    return None;
+                }
+                // Integral and non-negative: `as` is exact below 2^64 and saturates above.
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                let v = f as u64;
+                v
+            }
+        };
+        Some(Self {
+            value,
+            json: n.clone(),
+        })
+    }
+}
+
+impl From<u64> for Count {
+    fn from(value: u64) -> Self {
+        Self::new(value)
     }
 }
 
@@ -176,8 +217,8 @@ pub enum MultiSelectStyle {
 pub struct MultiSelectSpec {
     pub(crate) style: MultiSelectStyle,
     pub(crate) options: Vec<EnumOption>,
-    pub(crate) min_items: Option<u64>,
-    pub(crate) max_items: Option<u64>,
+    pub(crate) min_items: Option<Count>,
+    pub(crate) max_items: Option<Count>,
     pub(crate) default: Option<Vec<String>>,
 }
 
@@ -259,11 +300,11 @@ impl Property {
 impl StringSpec {
     /// Minimum length in code points.
     pub fn min_length(&self) -> Option<u64> {
-        self.min_length
+        self.min_length.as_ref().map(|c| c.value)
     }
     /// Maximum length in code points.
     pub fn max_length(&self) -> Option<u64> {
-        self.max_length
+        self.max_length.as_ref().map(|c| c.value)
     }
     /// The compiled pattern.
     pub fn pattern(&self) -> Option<&Pattern> {
@@ -331,11 +372,11 @@ impl MultiSelectSpec {
     }
     /// Minimum number of selected items.
     pub fn min_items(&self) -> Option<u64> {
-        self.min_items
+        self.min_items.as_ref().map(|c| c.value)
     }
     /// Maximum number of selected items.
     pub fn max_items(&self) -> Option<u64> {
-        self.max_items
+        self.max_items.as_ref().map(|c| c.value)
     }
     /// The default selection.
     pub fn default(&self) -> Option<&[String]> {

@@ -1,27 +1,51 @@
 //! Parsing raw JSON into a checked [`Schema`].
+//!
+//! The parser walks the whole document and reports every problem it finds (up to
+//! [`ParseLimits::max_errors`]), each with the JSON pointer of the offending member and
+//! an [`ErrorKind`] naming the rule. Property-level rules live in `parse_property.rs`
+//! (string, number, boolean) and `parse_select.rs` (single- and multi-select).
 
-use serde_json::Value;
+use serde_json::{Map, Number, Value};
 
-use crate::error::Errors;
-use crate::schema::Schema;
+use crate::error::{Error, ErrorKind, Errors, pointer_token};
+use crate::schema::{Count, Schema};
 
-/// Size limits applied while parsing untrusted schemas.
+/// Size limits applied while parsing untrusted schemas. Anything over a limit is
+/// reported as [`ErrorKind::TooLarge`] and not examined further.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ParseLimits {
-    /// Most properties a schema may have.
+    /// Most properties a schema may have (also bounds the `required` list).
     pub max_properties: usize,
-    /// Most options an enum may have.
+    /// Most options an enum may have (also bounds a multi-select default).
     pub max_enum_options: usize,
-    /// Longest string (title, description, default, option) in bytes.
+    /// Longest string (title, description, default, option, property name) in bytes.
     pub max_string_bytes: usize,
     /// Longest `pattern` source in bytes.
     pub max_pattern_bytes: usize,
+    /// Most memory the linear-time automata of all of a schema's `pattern`s may take,
+    /// in bytes (building them costs time in proportion, about 25 ms for 4 MB). A
+    /// pattern past the budget still compiles, but runs on the bounded backtracking
+    /// engine: values too long for it are reported as unchecked.
+    pub max_pattern_automata_bytes: usize,
+    /// Longest JSON text [`Schema::from_json_str`] accepts, in bytes.
+    pub max_document_bytes: usize,
+    /// Most errors reported; parsing stops collecting after this many (the last one
+    /// says so).
+    pub max_errors: usize,
 }
 
 impl Default for ParseLimits {
     fn default() -> Self {
-        Self { max_properties: 256, max_enum_options: 1024, max_string_bytes: 16 * 1024, max_pattern_bytes: 1024 }
+        Self {
+            max_properties: 256,
+            max_enum_options: 1024,
+            max_string_bytes: 16 * 1024,
+            max_pattern_bytes: 1024,
+            max_pattern_automata_bytes: 32 << 20,
+            max_document_bytes: 1024 * 1024,
+            max_errors: 100,
+        }
     }
 }
 
@@ -33,13 +57,414 @@ impl Schema {
 
     /// Parses and checks a `requestedSchema`, reporting every problem found.
     pub fn parse_with_limits(value: &Value, limits: &ParseLimits) -> Result<Schema, Errors> {
-        let _ = (value, limits);
-        todo!("schema parsing")
+        let mut cx = Ctx::new(limits);
+        let schema = parse_schema(&mut cx, value);
+        if let Some(errors) = Errors::from_vec(cx.errors) {
+            return Err(errors);
+        }
+        schema.ok_or_else(|| {
+            Errors::from(Error::new(
+                ErrorKind::NotAnObjectSchema,
+                "",
+                "not a requestedSchema",
+            ))
+        })
     }
 
-    /// Parses JSON text, then the schema.
+    /// Parses JSON text, then the schema, with the default [`ParseLimits`]. Malformed
+    /// JSON gives [`ErrorKind::InvalidJson`] with the line and column.
     pub fn from_json_str(text: &str) -> Result<Schema, Errors> {
-        let _ = text;
-        todo!("schema parsing from text")
+        Self::from_json_str_with_limits(text, &ParseLimits::default())
     }
+
+    /// Parses JSON text, then the schema, with the given limits.
+    pub fn from_json_str_with_limits(text: &str, limits: &ParseLimits) -> Result<Schema, Errors> {
+        if text.len() > limits.max_document_bytes {
+            return Err(Error::new(
+                ErrorKind::TooLarge,
+                "",
+                format!(
+                    "the schema text is {} bytes, over the limit of {} bytes",
+                    text.len(),
+                    limits.max_document_bytes
+                ),
+            )
+            .into());
+        }
+        let value: Value = serde_json::from_str(text).map_err(|e| {
+            Error::new(
+                ErrorKind::InvalidJson,
+                "",
+                format!(
+                    "malformed JSON at line {}, column {}: {}",
+                    e.line(),
+                    e.column(),
+                    json_error_reason(&e)
+                ),
+            )
+        })?;
+        Self::parse_with_limits(&value, limits)
+    }
+}
+
+/// serde_json's message without its trailing " at line L column C" (we say it ourselves).
+fn json_error_reason(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    match full.rfind(" at line ") {
+        Some(i) => full.get(..i).unwrap_or(&full).to_owned(),
+        None => full,
+    }
+}
+
+/// The parser's state: the limits and the errors found so far.
+pub(crate) struct Ctx<'l> {
+    pub(crate) limits: &'l ParseLimits,
+    pub(crate) errors: Vec<Error>,
+    /// What is left of [`ParseLimits::max_pattern_automata_bytes`].
+    pub(crate) automata_budget: usize,
+}
+
+impl<'l> Ctx<'l> {
+    fn new(limits: &'l ParseLimits) -> Self {
+        Self {
+            limits,
+            errors: Vec::new(),
+            automata_budget: limits.max_pattern_automata_bytes,
+        }
+    }
+
+    /// Records an error (until `max_errors`, then one last note).
+    pub(crate) fn error(&mut self, kind: ErrorKind, pointer: &str, message: impl Into<String>) {
+        let max = self.limits.max_errors.max(1);
+        if self.errors.len() + 1 < max {
+            self.errors.push(Error::new(kind, pointer, message));
+        } else if self.errors.len() + 1 == max {
+            self.errors.push(Error::new(
+                ErrorKind::TooLarge,
+                "",
+                format!("too many problems: stopped reporting after {}", max - 1),
+            ));
+        }
+    }
+
+    /// Checks a string against `max_string_bytes`; records `TooLarge` at `pointer`.
+    pub(crate) fn check_size(&mut self, s: &str, pointer: &str) -> bool {
+        if s.len() > self.limits.max_string_bytes {
+            self.error(
+                ErrorKind::TooLarge,
+                pointer,
+                format!(
+                    "string of {} bytes, over the limit of {} bytes",
+                    s.len(),
+                    self.limits.max_string_bytes
+                ),
+            );
+            false
+        } else {
+            true
+        }
+    }
+
+    /// An optional string member (`title`, `description`, `$schema`).
+    pub(crate) fn opt_string(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        base: &str,
+    ) -> Option<String> {
+        let value = obj.get(key)?;
+        let at = join(base, key);
+        match value {
+            Value::String(s) => self.check_size(s, &at).then(|| s.clone()),
+            other => {
+                self.error(
+                    ErrorKind::InvalidValue,
+                    &at,
+                    format!("`{key}` must be a string, not {}", describe(other)),
+                );
+                None
+            }
+        }
+    }
+
+    /// An optional non-negative integer member (`minLength`, `maxItems`...). JSON
+    /// Schema counts an integral float (`2.0`) as an integer; its spelling is kept.
+    pub(crate) fn opt_count(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        base: &str,
+    ) -> Option<Count> {
+        let value = obj.get(key)?;
+        match value.as_number().and_then(Count::from_number) {
+            Some(count) => Some(count),
+            None => {
+                self.error(
+                    ErrorKind::InvalidValue,
+                    &join(base, key),
+                    format!(
+                        "`{key}` must be a non-negative integer, not {}",
+                        describe(value)
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// An optional number member (`minimum`, `maximum`).
+    pub(crate) fn opt_number(
+        &mut self,
+        obj: &Map<String, Value>,
+        key: &str,
+        base: &str,
+    ) -> Option<Number> {
+        let value = obj.get(key)?;
+        match value {
+            Value::Number(n) if super::number::is_finite(n) => Some(n.clone()),
+            other => {
+                self.error(
+                    ErrorKind::InvalidValue,
+                    &join(base, key),
+                    format!("`{key}` must be a finite number, not {}", describe(other)),
+                );
+                None
+            }
+        }
+    }
+
+    /// Sorts a member outside a kind's keywords: `$comment` and `x-` vendor keys go to
+    /// `extensions`, anything else is an unsupported keyword.
+    pub(crate) fn extra_member(
+        &mut self,
+        key: &str,
+        value: &Value,
+        base: &str,
+        what: &str,
+        extensions: &mut Map<String, Value>,
+    ) {
+        let at = join(base, key);
+        if key == "$comment" {
+            match value {
+                Value::String(s) => {
+                    if self.check_size(s, &at) {
+                        extensions.insert(key.to_owned(), value.clone());
+                    }
+                }
+                other => self.error(
+                    ErrorKind::InvalidValue,
+                    &at,
+                    format!("`$comment` must be a string, not {}", describe(other)),
+                ),
+            }
+        } else if key.starts_with("x-") {
+            extensions.insert(key.to_owned(), value.clone());
+        } else {
+            let hint = match key {
+                "$ref" | "$defs" | "definitions" | "allOf" | "not" | "if" | "then" | "else" => {
+                    "; the subset is a flat object of primitive properties without references or combinators"
+                }
+                _ => "",
+            };
+            self.error(
+                ErrorKind::UnsupportedKeyword,
+                &at,
+                format!("keyword `{key}` is not supported in {what} of the elicitation schema subset{hint}"),
+            );
+        }
+    }
+}
+
+/// `base` + `/` + the escaped token.
+pub(crate) fn join(base: &str, token: &str) -> String {
+    format!("{base}/{}", pointer_token(token))
+}
+
+/// A short description of a JSON value's type for messages.
+pub(crate) fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+const TOP_KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "title",
+    "description",
+    "$schema",
+];
+
+fn parse_schema(cx: &mut Ctx<'_>, value: &Value) -> Option<Schema> {
+    let Some(obj) = value.as_object() else {
+        cx.error(
+            ErrorKind::NotAnObjectSchema,
+            "",
+            format!(
+                "a requestedSchema must be a JSON object, not {}",
+                describe(value)
+            ),
+        );
+        return None;
+    };
+    match obj.get("type") {
+        Some(Value::String(t)) if t == "object" => {}
+        None => cx.error(
+            ErrorKind::NotAnObjectSchema,
+            "",
+            "missing `\"type\": \"object\"`",
+        ),
+        Some(other) => cx.error(
+            ErrorKind::NotAnObjectSchema,
+            "/type",
+            format!(
+                "the top-level `type` must be \"object\", not {}",
+                show(other)
+            ),
+        ),
+    }
+    let title = cx.opt_string(obj, "title", "");
+    let description = cx.opt_string(obj, "description", "");
+    let dialect = cx.opt_string(obj, "$schema", "");
+
+    let mut extensions = Map::new();
+    for (key, member) in obj {
+        if TOP_KEYWORDS.contains(&key.as_str()) {
+            continue;
+        }
+        if key == "additionalProperties" {
+            if member == &Value::Bool(false) {
+                extensions.insert(key.clone(), member.clone());
+            } else {
+                cx.error(
+                    ErrorKind::UnsupportedKeyword,
+                    "/additionalProperties",
+                    "only `\"additionalProperties\": false` is supported",
+                );
+            }
+            continue;
+        }
+        cx.extra_member(key, member, "", "the top level", &mut extensions);
+    }
+
+    let mut properties = Vec::new();
+    let mut have_properties = false;
+    match obj.get("properties") {
+        None => cx.error(ErrorKind::InvalidValue, "", "missing `properties`"),
+        Some(Value::Object(props)) => {
+            if props.len() > cx.limits.max_properties {
+                cx.error(
+                    ErrorKind::TooLarge,
+                    "/properties",
+                    format!(
+                        "{} properties, over the limit of {}",
+                        props.len(),
+                        cx.limits.max_properties
+                    ),
+                );
+            } else {
+                have_properties = true;
+                for (name, prop) in props {
+                    let at = join("/properties", name);
+                    if !cx.check_size(name, &at) {
+                        continue;
+                    }
+                    if let Some(p) = super::parse_property::parse_property(cx, name, prop, &at) {
+                        properties.push(p);
+                    }
+                }
+            }
+        }
+        Some(other) => cx.error(
+            ErrorKind::InvalidValue,
+            "/properties",
+            format!("`properties` must be an object, not {}", describe(other)),
+        ),
+    }
+
+    let mut required: Vec<String> = Vec::new();
+    match obj.get("required") {
+        None => {}
+        Some(Value::Array(names)) if names.len() > cx.limits.max_properties => cx.error(
+            ErrorKind::TooLarge,
+            "/required",
+            format!(
+                "{} required names, over the limit of {}",
+                names.len(),
+                cx.limits.max_properties
+            ),
+        ),
+        Some(Value::Array(names)) => {
+            let defined = obj.get("properties").and_then(Value::as_object);
+            for (i, name) in names.iter().enumerate() {
+                let at = format!("/required/{i}");
+                let Value::String(name) = name else {
+                    cx.error(
+                        ErrorKind::InvalidValue,
+                        &at,
+                        format!("`required` entries must be strings, not {}", describe(name)),
+                    );
+                    continue;
+                };
+                if required.contains(name) {
+                    cx.error(
+                        ErrorKind::InvalidValue,
+                        &at,
+                        format!("\"{name}\" is listed twice in `required`"),
+                    );
+                    continue;
+                }
+                if have_properties && !defined.is_some_and(|d| d.contains_key(name)) {
+                    cx.error(
+                        ErrorKind::UnknownRequired,
+                        &at,
+                        format!("`required` names \"{name}\", which is not a property"),
+                    );
+                }
+                required.push(name.clone());
+            }
+        }
+        Some(other) => cx.error(
+            ErrorKind::InvalidValue,
+            "/required",
+            format!(
+                "`required` must be an array of property names, not {}",
+                describe(other)
+            ),
+        ),
+    }
+    for p in &mut properties {
+        p.required = required.contains(&p.name);
+    }
+
+    let required_listed = obj.contains_key("required");
+    Some(Schema {
+        title,
+        description,
+        dialect,
+        properties,
+        required,
+        required_listed,
+        extensions,
+    })
+}
+
+/// A JSON value shown in a message, shortened.
+pub(crate) fn show(value: &Value) -> String {
+    let mut s = value.to_string();
+    if s.len() > 60 {
+        let mut end = 57;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s.truncate(end);
+        s.push_str("...");
+    }
+    s
 }

@@ -1,6 +1,11 @@
 //! One module per subcommand.
 
+pub(crate) mod call;
+pub(crate) mod conformance_client;
+pub(crate) mod connect;
+pub(crate) mod demo;
 pub(crate) mod schema;
+pub(crate) mod serve;
 pub(crate) mod url;
 
 use std::process::ExitCode;
@@ -12,5 +17,10 @@ pub(crate) fn run(command: Command) -> ExitCode {
     match command {
         Command::Schema(a) => schema::run(a),
         Command::Url(a) => url::run(a),
+        Command::Call(a) => call::run(a),
+        Command::ConformanceClient(a) => conformance_client::run(a),
+        Command::Serve(a) => serve::run(a),
+        Command::Connect(a) => connect::run(a),
+        Command::Demo(a) => demo::run(a),
     }
 }

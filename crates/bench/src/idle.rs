@@ -1,0 +1,214 @@
+//! Idle sessions with one pending URL elicitation each (our server), and the latency
+//! from a URL elicitation's completion to the client's `notifications/elicitation/complete`.
+//!
+//! Each session calls the reference server's `demo_url` tool: the server sends a URL-mode
+//! `elicitation/create`, the responder consents (the opener opens nothing), the tool
+//! returns, and the elicitation stays pending on the server until its page is finished.
+//! Memory per session = (server RSS after opening N such sessions − RSS before) / N.
+//! Completion: `POST /demo/complete?elicitationId=ID` (the demo page's form), timed from
+//! just before the POST to the moment the client's UI is notified.
+
+use std::path::Path;
+use std::time::Duration;
+
+use hdrhistogram::Histogram;
+use serde::Serialize;
+use serde_json::Map;
+use tokio::time::Instant;
+
+use crate::load::open_sessions;
+use crate::procstat;
+use crate::servers::ServerSpec;
+use crate::session::{self, Session};
+
+/// Memory of N idle sessions with a pending URL elicitation.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct IdlePoint {
+    pub(crate) sessions: usize,
+    pub(crate) rss_before_kib: u64,
+    pub(crate) rss_after_kib: u64,
+    pub(crate) bytes_per_session: f64,
+    /// Of which: the session alone (initialized, standalone GET stream open, no call yet).
+    pub(crate) bytes_per_bare_session: f64,
+    /// Seconds to open the sessions and get every elicitation pending.
+    pub(crate) setup_seconds: f64,
+    /// The load generator's own RSS growth per session (client side), bytes.
+    pub(crate) client_bytes_per_session: Option<f64>,
+    pub(crate) completion: Option<Completion>,
+    pub(crate) first_error: Option<String>,
+}
+
+/// Completion-notification latency.
+#[derive(Debug, Clone, Serialize)]
+pub(crate) struct Completion {
+    pub(crate) samples: u64,
+    pub(crate) p50_ms: f64,
+    pub(crate) p90_ms: f64,
+    pub(crate) p99_ms: f64,
+    pub(crate) max_ms: f64,
+}
+
+impl IdlePoint {
+    pub(crate) fn ok(&self) -> bool {
+        self.first_error.is_none()
+    }
+}
+
+/// Sessions made pending at once.
+const PARALLEL_CALLS: usize = 64;
+
+async fn make_pending(session: &Session) -> Result<String, String> {
+    let result = session.call("demo_url", Map::new()).await?;
+    let text = session::first_text(&result).unwrap_or_default();
+    if result.is_error == Some(true) || !text.starts_with("You agreed to open the page") {
+        return Err(format!("demo_url answered {text:?}"));
+    }
+    session
+        .ui()
+        .url_ids()
+        .pop()
+        .ok_or_else(|| "no URL elicitation reached the client".to_owned())
+}
+
+fn rss(pid: u32) -> Result<u64, String> {
+    procstat::status_kib(pid, "VmRSS")
+}
+
+/// Opens `n` sessions with a pending URL elicitation each; then completes `samples` of
+/// them one at a time, timing each notification.
+pub(crate) async fn run_point(
+    spec: &ServerSpec,
+    n: usize,
+    samples: usize,
+    log_dir: &Path,
+) -> IdlePoint {
+    let mut point = IdlePoint {
+        sessions: n,
+        rss_before_kib: 0,
+        rss_after_kib: 0,
+        bytes_per_session: 0.0,
+        bytes_per_bare_session: 0.0,
+        setup_seconds: 0.0,
+        client_bytes_per_session: None,
+        completion: None,
+        first_error: None,
+    };
+    let log = log_dir.join(format!("idle-{n}.log"));
+    let mut server = match spec.start(&log, n).await {
+        Ok(s) => s,
+        Err(e) => {
+            point.first_error = Some(e);
+            return point;
+        }
+    };
+    let result = measure(&mut point, &server, n, samples).await;
+    if let Err(e) = result {
+        point.first_error = Some(e);
+    }
+    if !server.is_running() {
+        point
+            .first_error
+            .get_or_insert(format!("the server exited; see {}", log.display()));
+    }
+    server.stop().await;
+    point
+}
+
+async fn measure(
+    point: &mut IdlePoint,
+    server: &crate::servers::RunningServer,
+    n: usize,
+    samples: usize,
+) -> Result<(), String> {
+    let http = session::http_client()?;
+    let url = server.mcp_url();
+    // Warm the server up with a few complete round trips (allocator arenas, lazy statics)
+    // so the baseline is not the cold start.
+    let warm = open_sessions(&http, &url, 8).await?;
+    for s in &warm {
+        let id = make_pending(s).await?;
+        complete(&http, &server.base, s, &id).await?;
+    }
+    for s in warm {
+        s.close().await;
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    point.rss_before_kib = rss(server.pid)?;
+    let client_before = procstat::status_kib(std::process::id(), "VmRSS").ok();
+    let started = Instant::now();
+    let sessions = open_sessions(&http, &url, n).await?;
+    let opened = started.elapsed();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let rss_bare = rss(server.pid)?;
+    point.bytes_per_bare_session =
+        (rss_bare as f64 - point.rss_before_kib as f64) * 1024.0 / n.max(1) as f64;
+    let pending_started = Instant::now();
+    let pending: Vec<Result<String, String>> = {
+        use futures::StreamExt;
+        futures::stream::iter(sessions.iter())
+            .map(make_pending)
+            .buffered(PARALLEL_CALLS)
+            .collect()
+            .await
+    };
+    let ids: Vec<String> = pending.into_iter().collect::<Result<_, _>>()?;
+    point.setup_seconds = (opened + pending_started.elapsed()).as_secs_f64();
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    point.rss_after_kib = rss(server.pid)?;
+    point.bytes_per_session =
+        (point.rss_after_kib as f64 - point.rss_before_kib as f64) * 1024.0 / n.max(1) as f64;
+    if let (Some(before), Ok(after)) = (
+        client_before,
+        procstat::status_kib(std::process::id(), "VmRSS"),
+    ) {
+        point.client_bytes_per_session =
+            Some((after as f64 - before as f64) * 1024.0 / n.max(1) as f64);
+    }
+    // Completion latency, one at a time, with the other sessions still pending.
+    let mut histogram = match Histogram::<u64>::new_with_bounds(1, 60_000_000, 3) {
+        Ok(h) => h,
+        Err(e) => return Err(format!("histogram: {e}")),
+    };
+    let step = (n / samples.max(1)).max(1);
+    for (session, id) in sessions.iter().zip(&ids).step_by(step).take(samples) {
+        let micros = complete(&http, &server.base, session, id).await?;
+        let _ = histogram.record(micros.max(1));
+    }
+    if !histogram.is_empty() {
+        let ms = |q: f64| histogram.value_at_quantile(q) as f64 / 1000.0;
+        point.completion = Some(Completion {
+            samples: histogram.len(),
+            p50_ms: ms(0.5),
+            p90_ms: ms(0.9),
+            p99_ms: ms(0.99),
+            max_ms: histogram.max() as f64 / 1000.0,
+        });
+    }
+    let closing = sessions.into_iter().map(Session::close);
+    let _ = tokio::time::timeout(Duration::from_secs(30), futures::future::join_all(closing)).await;
+    Ok(())
+}
+
+/// Finishes the demo page of `id` and returns the microseconds until the client heard.
+async fn complete(
+    http: &reqwest::Client,
+    base: &str,
+    session: &Session,
+    id: &str,
+) -> Result<u64, String> {
+    let heard = session.ui().expect_completion(id);
+    let started = Instant::now();
+    let response = http
+        .post(format!("{base}/demo/complete?elicitationId={id}"))
+        .send()
+        .await
+        .map_err(|e| format!("completing {id}: {e}"))?;
+    if !response.status().is_success() {
+        return Err(format!("completing {id}: HTTP {}", response.status()));
+    }
+    let at = tokio::time::timeout(Duration::from_secs(10), heard)
+        .await
+        .map_err(|_| format!("no completion notification for {id} within 10 s"))?
+        .map_err(|_| format!("completion waiter for {id} dropped"))?;
+    Ok(u64::try_from(at.duration_since(started).as_micros()).unwrap_or(u64::MAX))
+}

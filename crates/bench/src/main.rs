@@ -1,0 +1,39 @@
+//! `mcp-elicit-bench`: drives mcp-elicit's reference server, the TypeScript SDK server and
+//! the Python SDK server with the same elicitation workload, side by side, and measures
+//! calls/s, latency percentiles, server CPU and peak RSS; also idle-session memory with a
+//! pending URL elicitation, completion-notification latency and validation throughput.
+//!
+//! `bench/run` (repository root) installs the peers, builds this in release mode and runs
+//! `mcp-elicit-bench run` with the right paths; see BENCHMARKS.md.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+mod args;
+mod idle;
+mod load;
+mod machine;
+mod procstat;
+mod report;
+mod responder;
+mod servers;
+mod session;
+mod validation;
+
+fn main() -> ExitCode {
+    let cli = args::Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("mcp-elicit-bench: cannot start the async runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match cli.command {
+        args::Command::Run(run) => runtime.block_on(report::run_all(*run)),
+    }
+}

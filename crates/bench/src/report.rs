@@ -1,0 +1,468 @@
+//! `mcp-elicit-bench run`: runs every benchmark, writes `results.json` and `results.md`,
+//! and exits non-zero when any server answered wrongly (never because of timing).
+
+use std::fmt::Write as _;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::args::RunArgs;
+use crate::idle::{self, IdlePoint};
+use crate::load::{self, Point};
+use crate::machine::{self, Machine};
+use crate::servers::{self, ServerSpec};
+use crate::validation::{self, Figure};
+
+/// Target: calls/s at 64 sessions, ours / each peer.
+const TARGET_RATIO: f64 = 10.0;
+/// Target: p99 at 64 sessions, ms.
+const TARGET_P99_MS: f64 = 5.0;
+/// Target: bytes per idle session with a pending URL elicitation.
+const TARGET_IDLE_BYTES: f64 = 20.0 * 1024.0;
+
+#[derive(Debug, Serialize)]
+struct Results {
+    mode: &'static str,
+    note: Option<String>,
+    machine: Machine,
+    servers: Vec<(String, String)>,
+    load: Vec<Point>,
+    idle: Vec<IdlePoint>,
+    validation: Vec<Figure>,
+    failures: Vec<String>,
+}
+
+fn say(line: &str) {
+    eprintln!("mcp-elicit-bench: {line}");
+}
+
+pub(crate) async fn run_all(args: RunArgs) -> ExitCode {
+    if let Err(e) = std::fs::create_dir_all(&args.out) {
+        say(&format!("cannot create {}: {e}", args.out.display()));
+        return ExitCode::FAILURE;
+    }
+    let specs = match servers::specs(&args) {
+        Ok(s) => s,
+        Err(e) => {
+            say(&e);
+            return ExitCode::from(2);
+        }
+    };
+    let mut results = Results {
+        mode: if args.quick { "quick" } else { "full" },
+        note: args.note.clone(),
+        machine: machine::describe(&args),
+        servers: specs
+            .iter()
+            .map(|s| (s.key.clone(), s.label.clone()))
+            .collect(),
+        load: Vec::new(),
+        idle: Vec::new(),
+        validation: Vec::new(),
+        failures: Vec::new(),
+    };
+    let warmup = Duration::from_secs_f64(args.warmup_secs());
+    let measure = Duration::from_secs_f64(args.measure_secs());
+    for sessions in args.session_counts() {
+        for spec in &specs {
+            say(&format!(
+                "load: {} with {sessions} session(s)...",
+                spec.label
+            ));
+            let point = load::run_point(spec, sessions, warmup, measure, &args.out).await;
+            say(&format!(
+                "  {:.0} calls/s, p50 {:.2} ms, p99 {:.2} ms, errors {}{}",
+                point.calls_per_sec,
+                point.p50_ms,
+                point.p99_ms,
+                point.errors,
+                point
+                    .first_error
+                    .as_deref()
+                    .map(|e| format!(" (first: {e})"))
+                    .unwrap_or_default()
+            ));
+            if !point.ok() {
+                results.failures.push(format!(
+                    "{} at {sessions} sessions: {} errors, {} good calls; first error: {}",
+                    spec.label,
+                    point.errors,
+                    point.calls,
+                    point.first_error.as_deref().unwrap_or("none")
+                ));
+            }
+            results.load.push(point);
+        }
+    }
+    if !args.skip_idle {
+        run_idle(&args, &mut results).await;
+    }
+    if !args.skip_validation {
+        run_validation(&args, &mut results).await;
+    }
+    results.machine.load_average_end = machine::load_average();
+    let json = serde_json::to_string_pretty(&results).unwrap_or_default();
+    let md = markdown(&results, &specs);
+    let json_path = args.out.join("results.json");
+    let md_path = args.out.join("results.md");
+    for (path, text) in [(&json_path, json), (&md_path, md.clone())] {
+        if let Err(e) = std::fs::write(path, text) {
+            say(&format!("cannot write {}: {e}", path.display()));
+            return ExitCode::FAILURE;
+        }
+    }
+    println!("{md}");
+    say(&format!(
+        "wrote {} and {}",
+        json_path.display(),
+        md_path.display()
+    ));
+    if results.failures.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        for f in &results.failures {
+            say(&format!("FAILED: {f}"));
+        }
+        ExitCode::FAILURE
+    }
+}
+
+async fn run_idle(args: &RunArgs, results: &mut Results) {
+    // The shipped server, its cap raised to twice the idle sessions.
+    let spec = servers::ours(args);
+    for n in args.idle_counts() {
+        say(&format!(
+            "idle: {n} sessions with a pending URL elicitation..."
+        ));
+        let point = idle::run_point(&spec, n, args.completion_samples(), &args.out).await;
+        say(&format!(
+            "  {:.0} bytes/session{}",
+            point.bytes_per_session,
+            point
+                .first_error
+                .as_deref()
+                .map(|e| format!(" (error: {e})"))
+                .unwrap_or_default()
+        ));
+        if !point.ok() {
+            results.failures.push(format!(
+                "idle sessions ({n}): {}",
+                point.first_error.as_deref().unwrap_or("failed")
+            ));
+        }
+        results.idle.push(point);
+    }
+}
+
+async fn run_validation(args: &RunArgs, results: &mut Results) {
+    let corpus = args.bench_dir.join("corpus");
+    let secs = args.validation_secs();
+    say("validation: mcp-elicit-core, AJV, jsonschema...");
+    let figures = [
+        validation::ours(&corpus, secs),
+        validation::external(
+            &args.node,
+            &args.bench_dir.join("ts/validate.mjs"),
+            &corpus,
+            secs,
+            None,
+        )
+        .await,
+        validation::external(
+            &args.python,
+            &args.bench_dir.join("py/validate.py"),
+            &corpus,
+            secs,
+            args.python_path.as_ref(),
+        )
+        .await,
+    ];
+    for figure in figures {
+        match figure {
+            Ok(f) => {
+                if !f.correct {
+                    results.failures.push(format!(
+                        "{} misjudged the validation corpus",
+                        f.implementation
+                    ));
+                }
+                results.validation.push(f);
+            }
+            Err(e) => results.failures.push(format!("validation: {e}")),
+        }
+    }
+}
+
+fn ratio(a: f64, b: f64) -> String {
+    if b > 0.0 && a > 0.0 {
+        format!("{:.1}×", a / b)
+    } else {
+        "n/a".into()
+    }
+}
+
+fn opt(v: Option<f64>, digits: usize) -> String {
+    v.map_or_else(|| "n/a".into(), |v| format!("{v:.digits$}"))
+}
+
+fn mib(kib: Option<u64>) -> String {
+    kib.map_or_else(|| "n/a".into(), |k| format!("{:.1}", k as f64 / 1024.0))
+}
+
+fn markdown(r: &Results, specs: &[ServerSpec]) -> String {
+    let mut s = String::new();
+    let m = &r.machine;
+    let _ = writeln!(s, "## Results ({} mode)\n", r.mode);
+    if let Some(note) = &r.note {
+        let _ = writeln!(s, "> {note}\n");
+    }
+    let _ = writeln!(s, "| machine | |\n| --- | --- |");
+    let _ = writeln!(s, "| CPUs (`nproc`) | {} × {} |", m.cpus, m.cpu_model);
+    let _ = writeln!(s, "| memory | {} |", m.memory);
+    let _ = writeln!(s, "| OS | {} (Linux {}) |", m.os, m.kernel);
+    let _ = writeln!(
+        s,
+        "| load average (1/5/15 min) | {} at start, {} at end |",
+        m.load_average_start, m.load_average_end
+    );
+    let _ = writeln!(s, "| Rust | {} |", m.rustc);
+    let _ = writeln!(
+        s,
+        "| Node / TypeScript SDK | {} / @modelcontextprotocol/sdk {} |",
+        m.node, m.ts_sdk
+    );
+    let _ = writeln!(
+        s,
+        "| Python / Python SDK | {} / mcp {} |",
+        m.python, m.py_sdk
+    );
+    let _ = writeln!(
+        s,
+        "| validators | {}; jsonschema {} |\n",
+        m.ajv, m.jsonschema
+    );
+
+    let label = |key: &str| {
+        specs
+            .iter()
+            .find(|s| s.key == key)
+            .map_or(key.to_owned(), |s| s.label.clone())
+    };
+    let _ = writeln!(
+        s,
+        "### Load: `tools/call` → `elicitation/create` → accept → result\n"
+    );
+    let _ = writeln!(
+        s,
+        "| sessions | server | calls/s | p50 ms | p90 ms | p99 ms | max ms | server CPU s / 1k calls | server cores | server peak RSS MiB | load generator CPU s / 1k calls | errors |"
+    );
+    let _ = writeln!(
+        s,
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+    );
+    for p in &r.load {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.0} | {:.2} | {:.2} | {:.2} | {:.2} | {} | {} | {} | {} | {} |",
+            p.sessions,
+            label(&p.server),
+            p.calls_per_sec,
+            p.p50_ms,
+            p.p90_ms,
+            p.p99_ms,
+            p.max_ms,
+            opt(p.cpu_s_per_1k_calls, 3),
+            opt(p.server_cores, 2),
+            mib(p.peak_rss_kib),
+            opt(p.client_cpu_s_per_1k_calls, 3),
+            p.errors
+        );
+    }
+    let find = |server: &str, n: usize| {
+        r.load
+            .iter()
+            .find(|p| p.server == server && p.sessions == n)
+    };
+    let mut counts: Vec<usize> = r.load.iter().map(|p| p.sessions).collect();
+    counts.dedup();
+    let peers: Vec<&str> = ["ts", "py"]
+        .into_iter()
+        .filter(|k| specs.iter().any(|s| s.key == *k))
+        .collect();
+    let ours_keys: Vec<&str> = specs
+        .iter()
+        .map(|s| s.key.as_str())
+        .filter(|k| k.starts_with("ours"))
+        .collect();
+    if !ours_keys.is_empty() && !peers.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n### Ratios, ours / peer (calls/s: higher is better for us; p99, CPU per call, RSS: lower is better for us)\n"
+        );
+        let _ = writeln!(
+            s,
+            "| sessions | ours | peer | calls/s | p99 | server CPU / call | server peak RSS |\n| ---: | --- | --- | ---: | ---: | ---: | ---: |"
+        );
+        for &n in &counts {
+            for key in &ours_keys {
+                let Some(ours) = find(key, n) else {
+                    continue;
+                };
+                for peer in &peers {
+                    let Some(p) = find(peer, n) else { continue };
+                    let _ = writeln!(
+                        s,
+                        "| {n} | {} | {} | {} | {} | {} | {} |",
+                        label(key),
+                        label(peer),
+                        ratio(ours.calls_per_sec, p.calls_per_sec),
+                        ratio(ours.p99_ms, p.p99_ms),
+                        ratio(
+                            ours.cpu_s_per_1k_calls.unwrap_or(0.0),
+                            p.cpu_s_per_1k_calls.unwrap_or(0.0)
+                        ),
+                        ratio(
+                            ours.peak_rss_kib.unwrap_or(0) as f64,
+                            p.peak_rss_kib.unwrap_or(0) as f64
+                        )
+                    );
+                }
+            }
+        }
+    }
+    if !r.idle.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n### Idle sessions, each with one pending URL elicitation (our server)\n"
+        );
+        let _ = writeln!(
+            s,
+            "| sessions | server RSS before MiB | after MiB | bytes / session | of which the bare session | setup s | load generator bytes / session |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+        );
+        for p in &r.idle {
+            let _ = writeln!(
+                s,
+                "| {} | {:.1} | {:.1} | {:.0} | {:.0} | {:.1} | {} |",
+                p.sessions,
+                p.rss_before_kib as f64 / 1024.0,
+                p.rss_after_kib as f64 / 1024.0,
+                p.bytes_per_session,
+                p.bytes_per_bare_session,
+                p.setup_seconds,
+                opt(p.client_bytes_per_session, 0)
+            );
+        }
+        let _ = writeln!(
+            s,
+            "\n### URL elicitation completion → client receives `notifications/elicitation/complete`\n"
+        );
+        let _ = writeln!(
+            s,
+            "| idle sessions | samples | p50 ms | p90 ms | p99 ms | max ms |\n| ---: | ---: | ---: | ---: | ---: | ---: |"
+        );
+        for p in &r.idle {
+            if let Some(c) = &p.completion {
+                let _ = writeln!(
+                    s,
+                    "| {} | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                    p.sessions, c.samples, c.p50_ms, c.p90_ms, c.p99_ms, c.max_ms
+                );
+            }
+        }
+    }
+    if !r.validation.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n### Validation: 10-field schema, valid response, all violations collected\n"
+        );
+        let ours = r
+            .validation
+            .iter()
+            .find(|f| f.implementation.starts_with("mcp-elicit-core"))
+            .map_or(0.0, |f| f.validations_per_sec);
+        let _ = writeln!(
+            s,
+            "| implementation | validations/s | ours / this | correct on corpus | note |\n| --- | ---: | ---: | --- | --- |"
+        );
+        for f in &r.validation {
+            let _ = writeln!(
+                s,
+                "| {} | {:.0} | {} | {} | {} |",
+                f.implementation,
+                f.validations_per_sec,
+                ratio(ours, f.validations_per_sec),
+                if f.correct { "yes" } else { "NO" },
+                f.note.as_deref().unwrap_or("")
+            );
+        }
+    }
+    let _ = writeln!(s, "\n### Targets\n");
+    let mut any64 = false;
+    for key in &ours_keys {
+        let Some(ours) = find(key, 64) else { continue };
+        any64 = true;
+        let who = label(key);
+        for peer in &peers {
+            if let Some(p) = find(peer, 64) {
+                let x = if p.calls_per_sec > 0.0 {
+                    ours.calls_per_sec / p.calls_per_sec
+                } else {
+                    0.0
+                };
+                let _ = writeln!(
+                    s,
+                    "- {who}, 64 sessions, calls/s ≥ {TARGET_RATIO}× {}: {:.1}× — {}",
+                    label(peer),
+                    x,
+                    if x >= TARGET_RATIO && ours.ok() {
+                        "met"
+                    } else {
+                        "missed"
+                    }
+                );
+            }
+        }
+        let _ = writeln!(
+            s,
+            "- {who}, 64 sessions, p99 ≤ {TARGET_P99_MS} ms: {:.2} ms — {}",
+            ours.p99_ms,
+            if ours.p99_ms <= TARGET_P99_MS && ours.ok() {
+                "met"
+            } else {
+                "missed"
+            }
+        );
+        if !ours.ok() {
+            let _ = writeln!(
+                s,
+                "  - {who} at 64 sessions had {} failed calls (first: {})",
+                ours.errors,
+                ours.first_error.as_deref().unwrap_or("none")
+            );
+        }
+    }
+    if !any64 {
+        let _ = writeln!(s, "- 64-session targets: not measured in this run");
+    }
+    for p in &r.idle {
+        let _ = writeln!(
+            s,
+            "- ≤ 20 KB RSS per idle session with a pending URL elicitation ({} sessions): {:.1} KB — {}",
+            p.sessions,
+            p.bytes_per_session / 1024.0,
+            if p.ok() && p.bytes_per_session <= TARGET_IDLE_BYTES {
+                "met"
+            } else {
+                "missed"
+            }
+        );
+    }
+    if !r.failures.is_empty() {
+        let _ = writeln!(s, "\n### Failures\n");
+        for f in &r.failures {
+            let _ = writeln!(s, "- {f}");
+        }
+    }
+    s
+}

@@ -1,0 +1,191 @@
+//! The servers under test: how each is started on a free loopback port, and stopped.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use tokio::process::{Child, Command};
+
+use crate::args::RunArgs;
+
+/// One server program.
+#[derive(Debug, Clone)]
+pub(crate) struct ServerSpec {
+    /// Short key (`ours`, `ts`, `py`).
+    pub(crate) key: String,
+    /// What the report calls it.
+    pub(crate) label: String,
+    program: PathBuf,
+    /// Arguments; `{port}` is replaced by the port, `{max_pending}` by twice the
+    /// sessions of the point (every loopback session is the same local user).
+    args: Vec<String>,
+    env: Vec<(String, String)>,
+}
+
+/// A started server.
+#[derive(Debug)]
+pub(crate) struct RunningServer {
+    child: Child,
+    /// The server process (Node and Python run the server in this very process).
+    pub(crate) pid: u32,
+    /// `http://127.0.0.1:PORT`.
+    pub(crate) base: String,
+}
+
+impl RunningServer {
+    /// The Streamable HTTP endpoint.
+    pub(crate) fn mcp_url(&self) -> String {
+        format!("{}/mcp", self.base)
+    }
+
+    /// Kills the server and waits for it.
+    pub(crate) async fn stop(mut self) {
+        let _ = self.child.start_kill();
+        let _ = tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await;
+    }
+
+    /// Whether it is still running.
+    pub(crate) fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl ServerSpec {
+    /// A server started as `program args...`.
+    pub(crate) fn new(key: &str, label: &str, program: &Path, args: &[&str]) -> Self {
+        Self {
+            key: key.to_owned(),
+            label: label.to_owned(),
+            program: program.to_path_buf(),
+            args: args.iter().map(|a| (*a).to_owned()).collect(),
+            env: Vec::new(),
+        }
+    }
+
+    fn with_env(mut self, key: &str, value: &str) -> Self {
+        self.env.push((key.to_owned(), value.to_owned()));
+        self
+    }
+
+    /// Starts it on a free loopback port for `sessions` concurrent sessions, logging to
+    /// `log`, and waits until it accepts connections.
+    pub(crate) async fn start(&self, log: &Path, sessions: usize) -> Result<RunningServer, String> {
+        let port = free_port()?;
+        let max_pending = sessions.saturating_mul(2).max(1);
+        let args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| {
+                a.replace("{port}", &port.to_string())
+                    .replace("{max_pending}", &max_pending.to_string())
+            })
+            .collect();
+        let log_file = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
+        let err_file = log_file
+            .try_clone()
+            .map_err(|e| format!("{}: {e}", log.display()))?;
+        let mut command = Command::new(&self.program);
+        command
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::from(log_file))
+            .stderr(Stdio::from(err_file))
+            .kill_on_drop(true);
+        for (k, v) in &self.env {
+            command.env(k, v);
+        }
+        let mut child = command
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", self.program.display()))?;
+        let pid = child
+            .id()
+            .ok_or_else(|| format!("{} exited at once", self.label))?;
+        let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Ok(Some(status)) = child.try_wait() {
+                return Err(format!(
+                    "{} exited during start-up ({status}); see {}",
+                    self.label,
+                    log.display()
+                ));
+            }
+            if tokio::net::TcpStream::connect(addr).await.is_ok() {
+                break;
+            }
+            if Instant::now() > deadline {
+                let _ = child.start_kill();
+                return Err(format!(
+                    "{} did not listen on {addr} within 30 s; see {}",
+                    self.label,
+                    log.display()
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Ok(RunningServer {
+            child,
+            pid,
+            base: format!("http://{addr}"),
+        })
+    }
+}
+
+/// A port that was free a moment ago.
+fn free_port() -> Result<u16, String> {
+    std::net::TcpListener::bind(("127.0.0.1", 0))
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .map_err(|e| format!("no free loopback port: {e}"))
+}
+
+/// The three servers of the comparison (those named in `args.servers`).
+pub(crate) fn specs(args: &RunArgs) -> Result<Vec<ServerSpec>, String> {
+    let ts = args.bench_dir.join("ts/server.mjs");
+    let py = args.bench_dir.join("py/server.py");
+    let ts = ts.to_string_lossy().into_owned();
+    let py = py.to_string_lossy().into_owned();
+    let mut out = Vec::new();
+    for key in &args.servers {
+        let spec = match key.as_str() {
+            "ours" => ours(args),
+            "ts" => ServerSpec::new(
+                "ts",
+                "TypeScript SDK",
+                &args.node,
+                &[ts.as_str(), "--port", "{port}"],
+            ),
+            "py" => ServerSpec::new(
+                "py",
+                "Python SDK",
+                &args.python,
+                &[py.as_str(), "--port", "{port}"],
+            ),
+            other => {
+                return Err(format!("unknown server {other:?} (ours, ts, py)"));
+            }
+        };
+        out.push(spec);
+    }
+    Ok(out)
+}
+
+/// `mcp-elicit serve --conformance` as shipped, with the pending-elicitation cap raised
+/// to twice the sessions (every loopback session is the same local user, whose default
+/// cap is 32).
+pub(crate) fn ours(args: &RunArgs) -> ServerSpec {
+    ServerSpec::new(
+        "ours",
+        "mcp-elicit (Rust, rmcp)",
+        &args.mcp_elicit,
+        &[
+            "serve",
+            "--conformance",
+            "--listen",
+            "127.0.0.1:{port}",
+            "--max-pending-per-user",
+            "{max_pending}",
+        ],
+    )
+    .with_env("RUST_LOG", "warn")
+}

@@ -1,0 +1,287 @@
+//! The URL elicitations of one connection and their completion.
+//!
+//! Servers MAY send `notifications/elicitation/complete` when an out-of-band interaction
+//! finishes. Clients MUST ignore notifications for unknown or already-completed ids.
+//! The registry knows an id once the server has sent it in a URL-mode request or in a
+//! -32042 error on this connection; a notification for a known, pending id resolves its
+//! waiters exactly once; anything else is ignored. When the connection closes, every
+//! waiter ends with [`WaitError::Disconnected`] so nothing hangs.
+//!
+//! Memory is bounded: at most [`CompletionRegistry::DEFAULT_CAPACITY`] ids are tracked;
+//! when full, the oldest completed ids are forgotten first, then the oldest pending ones
+//! (their waiters end with [`WaitError::Evicted`]).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::watch;
+
+/// Why waiting for a completion ended without one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum WaitError {
+    /// The connection closed.
+    #[error("the connection closed before the elicitation completed")]
+    Disconnected,
+    /// The registry was full and forgot this id.
+    #[error("too many pending elicitations; this one is no longer tracked")]
+    Evicted,
+}
+
+/// What a notification did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompleteOutcome {
+    /// A pending id completed; its waiters were woken.
+    Completed,
+    /// The id was never sent on this connection: ignored.
+    UnknownId,
+    /// The id had already completed: ignored.
+    AlreadyCompleted,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Status {
+    Pending,
+    Completed,
+    Failed(WaitError),
+}
+
+#[derive(Debug)]
+struct Entry {
+    tx: watch::Sender<Status>,
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    entries: HashMap<String, Entry>,
+    order: VecDeque<String>,
+    closed: bool,
+}
+
+/// The URL elicitations of one connection.
+#[derive(Debug, Clone)]
+pub struct CompletionRegistry {
+    inner: Arc<Mutex<Inner>>,
+    capacity: usize,
+}
+
+impl Default for CompletionRegistry {
+    fn default() -> Self {
+        Self::with_capacity(Self::DEFAULT_CAPACITY)
+    }
+}
+
+/// Resolves when one elicitation completes.
+#[derive(Debug)]
+pub struct CompletionWaiter {
+    id: String,
+    rx: watch::Receiver<Status>,
+}
+
+impl CompletionWaiter {
+    /// The elicitation id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Waits for the completion notification.
+    pub async fn wait(&mut self) -> Result<(), WaitError> {
+        loop {
+            match *self.rx.borrow_and_update() {
+                Status::Completed => return Ok(()),
+                Status::Failed(e) => return Err(e),
+                Status::Pending => {}
+            }
+            if self.rx.changed().await.is_err() {
+                // The entry was dropped without a verdict: the registry forgot it.
+                return Err(WaitError::Evicted);
+            }
+        }
+    }
+
+    /// Whether it completed already (without waiting).
+    pub fn is_completed(&self) -> bool {
+        *self.rx.borrow() == Status::Completed
+    }
+}
+
+impl CompletionRegistry {
+    /// Default bound on tracked ids.
+    pub const DEFAULT_CAPACITY: usize = 1024;
+
+    /// A registry tracking at most `capacity` ids (at least 1).
+    pub fn with_capacity(capacity: usize) -> Self {
+        Self {
+            inner: Arc::default(),
+            capacity: capacity.max(1),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        match self.inner.lock() {
+            Ok(g) => g,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// Makes `id` known (the server sent it) and returns a waiter for it. Registering a
+    /// known id returns a waiter on the existing entry (a completed id stays completed).
+    /// Call this *before* presenting the elicitation, so a fast notification is not lost.
+    pub fn register(&self, id: &str) -> CompletionWaiter {
+        let mut inner = self.lock();
+        if let Some(entry) = inner.entries.get(id) {
+            return CompletionWaiter {
+                id: id.to_owned(),
+                rx: entry.tx.subscribe(),
+            };
+        }
+        let initial = if inner.closed {
+            Status::Failed(WaitError::Disconnected)
+        } else {
+            Status::Pending
+        };
+        let (tx, rx) = watch::channel(initial);
+        if !inner.closed {
+            self.make_room(&mut inner);
+            inner.entries.insert(id.to_owned(), Entry { tx });
+            inner.order.push_back(id.to_owned());
+        }
+        CompletionWaiter {
+            id: id.to_owned(),
+            rx,
+        }
+    }
+
+    fn make_room(&self, inner: &mut Inner) {
+        while inner.entries.len() >= self.capacity {
+            // Oldest completed first, then oldest of any kind.
+            let victim = inner
+                .order
+                .iter()
+                .position(|id| {
+                    inner
+                        .entries
+                        .get(id)
+                        .is_some_and(|e| *e.tx.borrow() != Status::Pending)
+                })
+                .unwrap_or(0);
+            let Some(id) = inner.order.remove(victim) else {
+                return;
+            };
+            if let Some(entry) = inner.entries.remove(&id) {
+                entry.tx.send_if_modified(|s| {
+                    if *s == Status::Pending {
+                        *s = Status::Failed(WaitError::Evicted);
+                        true
+                    } else {
+                        false
+                    }
+                });
+            }
+        }
+    }
+
+    /// Handles `notifications/elicitation/complete` for `id`.
+    pub fn complete(&self, id: &str) -> CompleteOutcome {
+        let inner = self.lock();
+        let Some(entry) = inner.entries.get(id) else {
+            return CompleteOutcome::UnknownId;
+        };
+        let changed = entry.tx.send_if_modified(|s| {
+            if *s == Status::Pending {
+                *s = Status::Completed;
+                true
+            } else {
+                false
+            }
+        });
+        if changed {
+            CompleteOutcome::Completed
+        } else {
+            CompleteOutcome::AlreadyCompleted
+        }
+    }
+
+    /// Whether `id` is known and still pending.
+    pub fn is_pending(&self, id: &str) -> bool {
+        self.lock()
+            .entries
+            .get(id)
+            .is_some_and(|e| *e.tx.borrow() == Status::Pending)
+    }
+
+    /// Number of tracked ids.
+    pub fn len(&self) -> usize {
+        self.lock().entries.len()
+    }
+
+    /// Whether no id is tracked.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The connection closed: every pending waiter ends with
+    /// [`WaitError::Disconnected`], and later registrations fail at once.
+    pub fn close(&self) {
+        let mut inner = self.lock();
+        inner.closed = true;
+        for entry in inner.entries.values() {
+            entry.tx.send_if_modified(|s| {
+                if *s == Status::Pending {
+                    *s = Status::Failed(WaitError::Disconnected);
+                    true
+                } else {
+                    false
+                }
+            });
+        }
+    }
+
+    /// Whether [`close`](Self::close) was called.
+    pub fn is_closed(&self) -> bool {
+        self.lock().closed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn unknown_ids_are_ignored_and_known_ids_resolve_once() {
+        let reg = CompletionRegistry::default();
+        assert_eq!(reg.complete("nope"), CompleteOutcome::UnknownId);
+        let mut w1 = reg.register("a");
+        let mut w2 = reg.register("a");
+        assert_eq!(reg.complete("a"), CompleteOutcome::Completed);
+        assert_eq!(reg.complete("a"), CompleteOutcome::AlreadyCompleted);
+        assert_eq!(w1.wait().await, Ok(()));
+        assert_eq!(w2.wait().await, Ok(()));
+        // Registering after completion sees it completed.
+        assert!(reg.register("a").is_completed());
+    }
+
+    #[tokio::test]
+    async fn close_ends_waiters() {
+        let reg = CompletionRegistry::default();
+        let mut w = reg.register("x");
+        let task = tokio::spawn(async move { w.wait().await });
+        reg.close();
+        assert_eq!(task.await.ok(), Some(Err(WaitError::Disconnected)));
+        let mut late = reg.register("y");
+        assert_eq!(late.wait().await, Err(WaitError::Disconnected));
+        assert_eq!(reg.complete("y"), CompleteOutcome::UnknownId);
+    }
+
+    #[tokio::test]
+    async fn capacity_is_bounded_and_evicts_completed_first() {
+        let reg = CompletionRegistry::with_capacity(2);
+        let _a = reg.register("a");
+        reg.complete("a");
+        let mut b = reg.register("b");
+        let _c = reg.register("c"); // evicts completed "a", not pending "b"
+        assert_eq!(reg.len(), 2);
+        assert_eq!(reg.complete("a"), CompleteOutcome::UnknownId);
+        let _d = reg.register("d"); // evicts pending "b"
+        assert_eq!(b.wait().await, Err(WaitError::Evicted));
+    }
+}

@@ -1,0 +1,250 @@
+//! `tools/call` with URLElicitationRequiredError (-32042) handling.
+//!
+//! When a call fails with -32042, [`ElicitationClient::call_tool`]:
+//! 1. parses the error data ([`UrlElicitationRequired::parse_data`]);
+//! 2. registers a completion waiter for every listed elicitation *before* presenting any
+//!    (so a notification that arrives fast is not missed);
+//! 3. shows the user the whole list ([`ElicitationUi::required_overview`]), then asks
+//!    consent for each (the same pipeline as URL-mode requests: analysis, blocked
+//!    URLs refused, explicit consent, system browser);
+//! 4. waits for all completion notifications; when they are overdue
+//!    ([`Config::completion_timeout`](crate::Config::completion_timeout)) the user
+//!    chooses retry now, keep waiting or cancel;
+//! 5. retries the original request, at most [`Config::max_retry_rounds`](crate::Config::max_retry_rounds) times.
+
+use mcp_elicit_core::message::{URL_ELICITATION_REQUIRED, UrlElicitationRequired};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorData};
+use rmcp::service::ServiceError;
+use rmcp::{Peer, RoleClient};
+use tokio::time::Instant;
+
+use crate::client::ElicitationClient;
+use crate::opener::UrlOpener;
+use crate::registry::WaitError;
+use crate::text::PlainText;
+use crate::ui::{
+    ElicitationUi, OverviewChoice, RequiredOverview, RequiredStep, StallChoice, StalledCompletion,
+    UrlOrigin,
+};
+use crate::url_flow::UrlOutcome;
+
+/// Why the required URL elicitations were not carried out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NotCompleted {
+    /// This client does not support URL mode (it was not declared).
+    UrlModeNotSupported,
+    /// The user declined one of them.
+    Declined,
+    /// One URL was unsafe and refused.
+    Blocked,
+    /// The user dismissed a prompt, cancelled the wait, or the browser failed.
+    Cancelled,
+    /// The user asked this server not to ask again.
+    StopAsking,
+    /// The error listed more elicitations than [`Limits::max_required_elicitations`](crate::Limits::max_required_elicitations).
+    TooMany,
+}
+
+/// Why a call failed.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CallError {
+    /// Transport, protocol or server error (including JSON-RPC errors other than -32042).
+    #[error(transparent)]
+    Service(ServiceError),
+    /// The server required URL elicitation that was not carried out.
+    #[error("the server requires URL elicitation that was not completed ({reason:?}): {}", error.message)]
+    ElicitationRequired {
+        /// Why.
+        reason: NotCompleted,
+        /// The -32042 error as received.
+        error: Box<ErrorData>,
+    },
+    /// The -32042 error data is malformed.
+    #[error("malformed URLElicitationRequiredError data: {reason}")]
+    InvalidRequiredData {
+        /// What is wrong.
+        reason: String,
+        /// The error as received.
+        error: Box<ErrorData>,
+    },
+    /// Still -32042 after the allowed number of retries.
+    #[error("still requires URL elicitation after {rounds} retries")]
+    RoundsExhausted {
+        /// Retries made.
+        rounds: u32,
+        /// The last -32042 error.
+        error: Box<ErrorData>,
+    },
+    /// The connection closed while waiting for completion.
+    #[error("the connection closed while waiting for URL elicitation to complete")]
+    Disconnected,
+}
+
+impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
+    /// Calls a tool, carrying out URL elicitations the server requires (-32042) and
+    /// retrying; see the [module docs](self).
+    pub async fn call_tool(
+        &self,
+        peer: &Peer<RoleClient>,
+        params: CallToolRequestParams,
+    ) -> Result<CallToolResult, CallError> {
+        let tool = params.name.to_string();
+        self.with_url_elicitation(peer, &tool, || peer.call_tool(params.clone()))
+            .await
+    }
+
+    /// Runs any request (`prompts/get`, `resources/read`, a custom one...) with the same
+    /// -32042 handling as [`call_tool`](Self::call_tool): `request` is called again after
+    /// the required URL elicitations complete. `label` names the request in prompts
+    /// ([`UrlOrigin::RequiredByCall`]).
+    pub async fn with_url_elicitation<T, F, Fut>(
+        &self,
+        peer: &Peer<RoleClient>,
+        label: &str,
+        mut request: F,
+    ) -> Result<T, CallError>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, ServiceError>>,
+    {
+        let max_rounds = self.config().max_retry_rounds;
+        let mut rounds = 0u32;
+        loop {
+            let error = match request().await {
+                Ok(result) => return Ok(result),
+                Err(ServiceError::McpError(e)) if e.code.0 == URL_ELICITATION_REQUIRED => e,
+                Err(e) => return Err(CallError::Service(e)),
+            };
+            if rounds >= max_rounds {
+                return Err(CallError::RoundsExhausted {
+                    rounds,
+                    error: Box::new(error),
+                });
+            }
+            rounds += 1;
+            self.fulfil_required(peer, label, rounds, error).await?;
+        }
+    }
+
+    /// Carries out the elicitations of one -32042 error; `Ok` means "retry now".
+    async fn fulfil_required(
+        &self,
+        peer: &Peer<RoleClient>,
+        tool: &str,
+        round: u32,
+        error: ErrorData,
+    ) -> Result<(), CallError> {
+        let not_completed = |reason, error| {
+            Err(CallError::ElicitationRequired {
+                reason,
+                error: Box::new(error),
+            })
+        };
+        if !self.capability().url {
+            return not_completed(NotCompleted::UrlModeNotSupported, error);
+        }
+        if self.is_stop_asking() {
+            return not_completed(NotCompleted::StopAsking, error);
+        }
+        let parsed = match error.data.as_ref() {
+            None => Err("the error has no data".to_owned()),
+            Some(data) => UrlElicitationRequired::parse_data(data).map_err(|e| e.to_string()),
+        };
+        let required = match parsed {
+            Ok(r) => r,
+            Err(reason) => {
+                return Err(CallError::InvalidRequiredData {
+                    reason,
+                    error: Box::new(error),
+                });
+            }
+        };
+        if required.elicitations().len() > self.config().limits.max_required_elicitations {
+            return not_completed(NotCompleted::TooMany, error);
+        }
+        let server = self.identity(peer);
+        // Waiters first: a notification racing the consent prompt must not be lost.
+        let mut waiters: Vec<_> = required
+            .elicitations()
+            .iter()
+            .map(|e| self.registry().register(&e.elicitation_id))
+            .collect();
+        {
+            let _turn = self.shared.lane.lock().await;
+            let overview = RequiredOverview {
+                server: server.clone(),
+                tool: tool.to_owned(),
+                steps: required
+                    .elicitations()
+                    .iter()
+                    .map(|e| RequiredStep {
+                        elicitation_id: e.elicitation_id.clone(),
+                        message: PlainText::from_untrusted(&e.message),
+                        url: e.url.clone(),
+                        analysis: mcp_elicit_core::url_safety::analyze(&e.url),
+                    })
+                    .collect(),
+                round,
+            };
+            if self.shared.ui.required_overview(overview).await == OverviewChoice::Cancel {
+                return not_completed(NotCompleted::Cancelled, error);
+            }
+            let of = required.elicitations().len();
+            for (i, (request, waiter)) in required.elicitations().iter().zip(&waiters).enumerate() {
+                if waiter.is_completed() {
+                    continue;
+                }
+                let origin = UrlOrigin::RequiredByCall {
+                    tool: tool.to_owned(),
+                    step: i + 1,
+                    of,
+                };
+                match self.consent_url(&server, origin, request).await {
+                    UrlOutcome::Opened => {}
+                    UrlOutcome::Declined if self.is_stop_asking() => {
+                        return not_completed(NotCompleted::StopAsking, error);
+                    }
+                    UrlOutcome::Declined => return not_completed(NotCompleted::Declined, error),
+                    UrlOutcome::Blocked => return not_completed(NotCompleted::Blocked, error),
+                    UrlOutcome::Cancelled => return not_completed(NotCompleted::Cancelled, error),
+                }
+            }
+        }
+        let ids: Vec<String> = waiters.iter().map(|w| w.id().to_owned()).collect();
+        let start = Instant::now();
+        let all = futures::future::try_join_all(waiters.iter_mut().map(|w| w.wait()));
+        tokio::pin!(all);
+        loop {
+            tokio::select! {
+                r = &mut all => return match r {
+                    Ok(_) | Err(WaitError::Evicted) => Ok(()),
+                    Err(WaitError::Disconnected) => Err(CallError::Disconnected),
+                },
+                () = tokio::time::sleep(self.config().completion_timeout) => {}
+            }
+            let stalled = StalledCompletion {
+                server: server.clone(),
+                tool: tool.to_owned(),
+                pending: ids
+                    .iter()
+                    .filter(|id| self.registry().is_pending(id))
+                    .cloned()
+                    .collect(),
+                waited: start.elapsed(),
+            };
+            tokio::select! {
+                r = &mut all => return match r {
+                    Ok(_) | Err(WaitError::Evicted) => Ok(()),
+                    Err(WaitError::Disconnected) => Err(CallError::Disconnected),
+                },
+                choice = self.shared.ui.completion_stalled(stalled) => match choice {
+                    StallChoice::RetryNow => return Ok(()),
+                    StallChoice::KeepWaiting => {}
+                    StallChoice::Cancel => return not_completed(NotCompleted::Cancelled, error),
+                },
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Server-supplied text made safe to show: [`PlainText`].
+//!
+//! Everything a server sends (the elicitation `message`, its name and title, schema
+//! titles) is untrusted. Shown in a terminal, a control character can move the cursor,
+//! rewrite earlier lines or set the window title; shown in a GUI, bidirectional
+//! overrides can make `moc.elpmaxe` read as `example.com` (Trojan Source). A
+//! [`PlainText`] has every such character replaced by U+FFFD, so that the trick stays
+//! visible rather than silently removed.
+//!
+//! A `PlainText` is meant to be rendered *as plain text*: never as Markdown or HTML, and
+//! URLs inside it are never made clickable (the specification: clients SHOULD NOT render
+//! URLs as clickable in any field of an elicitation request except the `url` of a URL
+//! mode request).
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// Untrusted text with terminal control and bidirectional control characters replaced
+/// by U+FFFD. Render it verbatim as plain text; never linkify it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(transparent)]
+pub struct PlainText(String);
+
+/// The replacement for a character that could change how the text displays.
+pub const REPLACEMENT: char = '\u{FFFD}';
+
+impl PlainText {
+    /// Cleans untrusted text. Newlines and tabs are kept; CR, other C0 controls, DEL,
+    /// C1 controls (ESC sequences, CSI) and bidirectional controls become U+FFFD.
+    pub fn from_untrusted(text: &str) -> Self {
+        Self(
+            text.chars()
+                .map(|c| if is_unsafe(c) { REPLACEMENT } else { c })
+                .collect(),
+        )
+    }
+
+    /// The cleaned text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// Whether cleaning replaced anything (the host may say so).
+    pub fn was_altered(&self) -> bool {
+        self.0.contains(REPLACEMENT)
+    }
+
+    /// Consumes it.
+    pub fn into_string(self) -> String {
+        self.0
+    }
+}
+
+impl fmt::Display for PlainText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl AsRef<str> for PlainText {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Whether `c` may change how surrounding text displays.
+fn is_unsafe(c: char) -> bool {
+    match c {
+        '\n' | '\t' => false,
+        c if c.is_control() => true, // C0, DEL, C1 (includes ESC and the 8-bit CSI)
+        // Bidirectional embeddings, overrides and isolates, and the implicit marks.
+        '\u{202A}'..='\u{202E}'
+        | '\u{2066}'..='\u{2069}'
+        | '\u{200E}'
+        | '\u{200F}'
+        | '\u{061C}' => true,
+        // Line and paragraph separators break layouts the same way a raw CR does.
+        '\u{2028}' | '\u{2029}' => true,
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_sequences_are_neutralised() {
+        let t = PlainText::from_untrusted("ok\u{1b}[2J\u{1b}]0;owned\u{7}\r\nnext");
+        assert!(!t.as_str().contains('\u{1b}'));
+        assert!(!t.as_str().contains('\r'));
+        assert!(!t.as_str().contains('\u{7}'));
+        assert!(t.as_str().contains("\nnext"));
+        assert!(t.was_altered());
+    }
+
+    #[test]
+    fn bidi_overrides_are_visible() {
+        let t = PlainText::from_untrusted("see \u{202E}moc.elpmaxe");
+        assert_eq!(t.as_str(), "see \u{FFFD}moc.elpmaxe");
+    }
+
+    #[test]
+    fn ordinary_text_is_untouched() {
+        let s = "Bitte geben Sie Ihren Namen ein: 名前\tok\nhttps://example.com";
+        let t = PlainText::from_untrusted(s);
+        assert_eq!(t.as_str(), s);
+        assert!(!t.was_altered());
+    }
+}

@@ -1,0 +1,351 @@
+//! Streamable HTTP with raw capture: a [`StreamableHttpClient`] wrapper.
+//!
+//! rmcp's Streamable HTTP transport gets raw SSE events from its HTTP client and parses
+//! them afterwards. [`TappedHttpClient`] wraps any client (reqwest's by default) and
+//! shows each event's `data` to [`RawRequests`] on its way through, on the POST response
+//! streams (where a server sends requests related to a tool call) and on the standalone
+//! GET stream. The events themselves pass unchanged, and every transport-wide limit is
+//! forwarded to the inner client. A request in an event that rmcp cannot parse (and would
+//! skip) is answered with a JSON-RPC error POSTed to the same endpoint and session (see the
+//! [module docs](crate::transport)).
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use http::{HeaderName, HeaderValue};
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcError};
+use rmcp::transport::streamable_http_client::{
+    SseError, StreamableHttpClient, StreamableHttpClientTransport,
+    StreamableHttpClientTransportConfig, StreamableHttpError, StreamableHttpPostResponse,
+    StreamableHttpResponseLimits,
+};
+use sse_stream::Sse;
+use tokio::sync::watch;
+
+use crate::raw::RawRequests;
+use crate::transport::reject;
+
+/// Whether the standalone GET stream (where a server sends requests not tied to a
+/// client request) has been opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StandaloneStream {
+    /// Not tried yet.
+    Pending,
+    /// Open: server requests on it will be seen.
+    Open,
+    /// The server refused it (405 or another error).
+    Unavailable,
+}
+
+/// A [`StreamableHttpClient`] that shows every SSE event to a [`RawRequests`].
+#[derive(Debug, Clone)]
+pub struct TappedHttpClient<C> {
+    inner: C,
+    raw: RawRequests,
+    standalone: Arc<watch::Sender<StandaloneStream>>,
+}
+
+impl<C> TappedHttpClient<C> {
+    /// Wraps `inner`.
+    pub fn new(inner: C, raw: RawRequests) -> Self {
+        Self {
+            inner,
+            raw,
+            standalone: Arc::new(watch::channel(StandaloneStream::Pending).0),
+        }
+    }
+
+    /// Watches the standalone GET stream. Some servers (the TypeScript SDK's
+    /// `elicitInput` without a related request) send elicitation requests only there, so
+    /// a client should let it open before calling tools.
+    pub fn standalone_stream(&self) -> watch::Receiver<StandaloneStream> {
+        self.standalone.subscribe()
+    }
+
+    fn standalone_result<T, E>(&self, r: &Result<T, E>) {
+        let status = if r.is_ok() {
+            StandaloneStream::Open
+        } else {
+            StandaloneStream::Unavailable
+        };
+        self.standalone.send_replace(status);
+    }
+}
+
+/// Where the error replies to unreadable server requests go: the endpoint, session and
+/// headers of the HTTP request whose response stream carried them.
+#[derive(Debug, Clone)]
+struct ReplyTo {
+    uri: Arc<str>,
+    session_id: Option<Arc<str>>,
+    auth_header: Option<String>,
+    headers: HashMap<HeaderName, HeaderValue>,
+}
+
+impl ReplyTo {
+    fn new(
+        uri: &Arc<str>,
+        session_id: &Option<Arc<str>>,
+        auth_header: &Option<String>,
+        headers: &HashMap<HeaderName, HeaderValue>,
+    ) -> Self {
+        // Per-message headers (`Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`) describe the
+        // request that opened the stream, not the reply.
+        let headers = headers
+            .iter()
+            .filter(|(name, _)| {
+                let n = name.as_str();
+                n != "mcp-method" && n != "mcp-name" && !n.starts_with("mcp-param-")
+            })
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        Self {
+            uri: uri.clone(),
+            session_id: session_id.clone(),
+            auth_header: auth_header.clone(),
+            headers,
+        }
+    }
+}
+
+impl<C: StreamableHttpClient + Sync> TappedHttpClient<C> {
+    fn tap(
+        &self,
+        stream: BoxStream<'static, Result<Sse, SseError>>,
+        reply_to: ReplyTo,
+    ) -> BoxStream<'static, Result<Sse, SseError>> {
+        let raw = self.raw.clone();
+        let inner = self.inner.clone();
+        stream
+            .inspect(move |event| {
+                let Ok(Sse {
+                    data: Some(data),
+                    event: kind,
+                    ..
+                }) = event
+                else {
+                    return;
+                };
+                raw.observe_str(data);
+                // rmcp reads only these events as JSON-RPC messages.
+                if matches!(kind.as_deref(), None | Some("" | "message")) {
+                    let replies = reject::replies_for_text(data);
+                    if !replies.is_empty() {
+                        send_replies(inner.clone(), reply_to.clone(), replies);
+                    }
+                }
+            })
+            .boxed()
+    }
+
+    fn tap_response(
+        &self,
+        initialize: bool,
+        response: StreamableHttpPostResponse,
+        mut reply_to: ReplyTo,
+    ) -> StreamableHttpPostResponse {
+        // rmcp opens the standalone stream only for a session; without one it never will.
+        let session = match &response {
+            StreamableHttpPostResponse::Sse(_, s) | StreamableHttpPostResponse::Json(_, s) => {
+                s.is_some()
+            }
+            _ => true,
+        };
+        if initialize && !session {
+            self.standalone.send_replace(StandaloneStream::Unavailable);
+        }
+        match response {
+            StreamableHttpPostResponse::Sse(stream, session) => {
+                if reply_to.session_id.is_none() {
+                    reply_to.session_id = session.as_deref().map(Arc::from);
+                }
+                StreamableHttpPostResponse::Sse(self.tap(stream, reply_to), session)
+            }
+            other => other,
+        }
+    }
+}
+
+/// Posts `replies` (JSON-RPC errors) to the server in the background.
+fn send_replies<C: StreamableHttpClient + Sync>(
+    client: C,
+    to: ReplyTo,
+    replies: Vec<JsonRpcError>,
+) {
+    for reply in &replies {
+        tracing::warn!(
+            id = ?reply.id,
+            reason = %reply.error.message,
+            "answering a request that is not valid JSON-RPC with an error"
+        );
+    }
+    let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+        tracing::warn!("no async runtime to answer an invalid request on");
+        return;
+    };
+    runtime.spawn(async move {
+        for reply in replies {
+            let sent = client
+                .post_message(
+                    to.uri.clone(),
+                    ClientJsonRpcMessage::Error(reply),
+                    to.session_id.clone(),
+                    to.auth_header.clone(),
+                    to.headers.clone(),
+                )
+                .await;
+            if let Err(e) = sent {
+                tracing::warn!(error = %e, "could not answer an invalid request");
+            }
+        }
+    });
+}
+
+fn is_initialize(message: &ClientJsonRpcMessage) -> bool {
+    matches!(message, ClientJsonRpcMessage::Request(r) if matches!(r.request, ClientRequest::InitializeRequest(_)))
+}
+
+/// A Streamable HTTP client transport to `url` over reqwest, with raw capture, and a
+/// watch on its standalone GET stream.
+pub fn transport(
+    url: &str,
+    raw: RawRequests,
+) -> (
+    StreamableHttpClientTransport<TappedHttpClient<reqwest::Client>>,
+    watch::Receiver<StandaloneStream>,
+) {
+    let client = TappedHttpClient::new(reqwest::Client::default(), raw);
+    let standalone = client.standalone_stream();
+    let transport = StreamableHttpClientTransport::with_client(
+        client,
+        StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
+    );
+    (transport, standalone)
+}
+
+impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TappedHttpClient<C> {
+    type Error = C::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let initialize = is_initialize(&message);
+        let reply_to = ReplyTo::new(&uri, &session_id, &auth_header, &custom_headers);
+        let response = self
+            .inner
+            .post_message(uri, message, session_id, auth_header, custom_headers)
+            .await?;
+        Ok(self.tap_response(initialize, response, reply_to))
+    }
+
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let initialize = is_initialize(&message);
+        let reply_to = ReplyTo::new(&uri, &session_id, &auth_header, &custom_headers);
+        let response = self
+            .inner
+            .post_message_with_max_sse_event_size(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await?;
+        Ok(self.tap_response(initialize, response, reply_to))
+    }
+
+    async fn post_message_with_response_limits(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        limits: StreamableHttpResponseLimits,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let initialize = is_initialize(&message);
+        let reply_to = ReplyTo::new(&uri, &session_id, &auth_header, &custom_headers);
+        let response = self
+            .inner
+            .post_message_with_response_limits(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                limits,
+            )
+            .await?;
+        Ok(self.tap_response(initialize, response, reply_to))
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<(), StreamableHttpError<Self::Error>> {
+        self.inner
+            .delete_session(uri, session_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
+        let reply_to = ReplyTo::new(&uri, &session_id, &auth_header, &custom_headers);
+        let stream = self
+            .inner
+            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+            .await;
+        self.standalone_result(&stream);
+        Ok(self.tap(stream?, reply_to))
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
+        let reply_to = ReplyTo::new(&uri, &session_id, &auth_header, &custom_headers);
+        let stream = self
+            .inner
+            .get_stream_with_max_sse_event_size(
+                uri,
+                session_id,
+                last_event_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await;
+        self.standalone_result(&stream);
+        Ok(self.tap(stream?, reply_to))
+    }
+}

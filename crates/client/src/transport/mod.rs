@@ -1,0 +1,18 @@
+//! Transports that see each incoming message as raw JSON before rmcp parses it.
+//!
+//! - [`stdio`]: newline-delimited JSON-RPC over any `AsyncRead` + `AsyncWrite` (a child
+//!   process's pipes, a `tokio::io::duplex` in tests).
+//! - [`http`]: a [`StreamableHttpClient`](rmcp::transport::streamable_http_client::StreamableHttpClient)
+//!   wrapper that looks at every SSE event of the POST response streams and the GET stream.
+//! - [`watched`]: ends the connection's completion waiters when the transport closes.
+//!
+//! All of them feed [`RawRequests`](crate::RawRequests) so the handler can present an
+//! `elicitation/create` exactly as sent. `stdio` and `http` also answer the requests rmcp
+//! cannot parse (and would drop) with a JSON-RPC error, so the server's call does not
+//! wait forever: -32602 for `elicitation/create` params that are not an object, -32600
+//! for any other unreadable request.
+
+pub mod http;
+mod reject;
+pub mod stdio;
+pub mod watched;

@@ -1,0 +1,255 @@
+//! Error replies to server requests that rmcp cannot parse.
+//!
+//! rmcp drops an incoming message it cannot type (on stdio and on SSE streams alike). For
+//! a *request* that means the server's call waits for an answer that never comes. JSON-RPC
+//! says such a request gets an error response, so the transports of this crate look at
+//! every message rmcp would drop and answer the requests among them:
+//!
+//! - `elicitation/create` whose envelope is fine but whose params are not an object:
+//!   -32602 (Invalid params) with the reason and `data.errors`, as for any malformed
+//!   elicitation ([`crate::ElicitationClient`]);
+//! - anything else that has a `method` and an `id` (wrong `jsonrpc`, `method` not a string,
+//!   an `id` that is neither a string nor an integer, params that are not an object, a
+//!   JSON-RPC batch...): -32600 (Invalid Request) with the parse error.
+//!
+//! The reply carries the request's id when it can be read, and no id otherwise (as the
+//! 2025-11-25 schema allows for an error whose request id is unknown). Notifications,
+//! responses and lines that are not JSON get no reply.
+
+use mcp_elicit_core::message::{CreateRequest, METHOD_CREATE};
+use rmcp::model::{ErrorCode, ErrorData, JsonRpcError, RequestId, ServerJsonRpcMessage};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::create::malformed_params;
+
+/// The error replies owed for one raw incoming message (a JSON value), empty when rmcp
+/// can parse it or when it holds no request.
+pub(crate) fn replies_for_value(message: &Value) -> Vec<JsonRpcError> {
+    match ServerJsonRpcMessage::deserialize(message) {
+        Ok(_) => Vec::new(),
+        Err(e) => unparsed(message, &e.to_string()),
+    }
+}
+
+/// Like [`replies_for_value`], from JSON text (an SSE `data` field). Text that is not
+/// JSON, and objects without both `method` and `id`, are dismissed without being built.
+pub(crate) fn replies_for_text(text: &str) -> Vec<JsonRpcError> {
+    /// Which keys are present, whatever their values (a `null` id counts).
+    #[derive(Deserialize)]
+    struct Head {
+        #[serde(default)]
+        method: Present,
+        #[serde(default)]
+        id: Present,
+    }
+    #[derive(Default)]
+    struct Present(bool);
+    impl<'de> Deserialize<'de> for Present {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            serde::de::IgnoredAny::deserialize(d).map(|_| Present(true))
+        }
+    }
+    // A batch deserves a look (and must not be read as a `Head`: serde would take an
+    // array for the struct's fields in order).
+    let look_closer = text.trim_start().starts_with('[')
+        || match serde_json::from_str::<Head>(text) {
+            Ok(head) => head.method.0 && head.id.0,
+            // Not a JSON object: nothing to answer, but let the full parse decide.
+            Err(_) => true,
+        };
+    if !look_closer {
+        return Vec::new();
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(value) => replies_for_value(&value),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The replies for a message rmcp failed to parse with `parse_error`.
+pub(crate) fn unparsed(message: &Value, parse_error: &str) -> Vec<JsonRpcError> {
+    match message {
+        Value::Array(batch) => batch
+            .iter()
+            .filter_map(Value::as_object)
+            .filter(|m| is_request(m))
+            .map(|m| {
+                invalid_request(
+                    request_id(m),
+                    "JSON-RPC batches are not supported by MCP 2025-11-25; send each request on its own".into(),
+                )
+            })
+            .collect(),
+        Value::Object(m) if is_request(m) => vec![reply(m, parse_error)],
+        _ => Vec::new(),
+    }
+}
+
+/// A request, as opposed to a notification (no `id`) or a response (no `method`).
+fn is_request(m: &Map<String, Value>) -> bool {
+    m.contains_key("method") && m.contains_key("id")
+}
+
+fn request_id(m: &Map<String, Value>) -> Option<RequestId> {
+    m.get("id").and_then(|id| RequestId::deserialize(id).ok())
+}
+
+fn invalid_request(id: Option<RequestId>, message: String) -> JsonRpcError {
+    JsonRpcError::new(
+        id,
+        ErrorData::new(ErrorCode::INVALID_REQUEST, message, None),
+    )
+}
+
+fn reply(m: &Map<String, Value>, parse_error: &str) -> JsonRpcError {
+    let id = request_id(m);
+    let problem = if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        Some("\"jsonrpc\" must be \"2.0\"".to_owned())
+    } else if !m.get("method").is_some_and(Value::is_string) {
+        Some("\"method\" must be a string".to_owned())
+    } else if id.is_none() {
+        Some("\"id\" must be a string or an integer".to_owned())
+    } else if m.contains_key("result") || m.contains_key("error") {
+        Some("a request cannot carry \"result\" or \"error\"".to_owned())
+    } else {
+        None
+    };
+    if let Some(problem) = problem {
+        return invalid_request(id, format!("invalid request: {problem}"));
+    }
+    if m.get("method").and_then(Value::as_str) == Some(METHOD_CREATE) {
+        let params = m.get("params").unwrap_or(&Value::Null);
+        if let Err(errors) = CreateRequest::parse(params) {
+            return JsonRpcError::new(id, malformed_params(&errors));
+        }
+    }
+    let data = json!({"method": m.get("method")});
+    JsonRpcError::new(
+        id,
+        ErrorData::new(
+            ErrorCode::INVALID_REQUEST,
+            format!("invalid request: {parse_error}"),
+            Some(data),
+        ),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rmcp::model::NumberOrString;
+
+    fn one(v: Value) -> JsonRpcError {
+        let mut replies = replies_for_text(&v.to_string());
+        assert_eq!(replies.len(), 1, "{v} -> {replies:?}");
+        replies.remove(0)
+    }
+
+    #[test]
+    fn parseable_messages_and_non_requests_get_no_reply() {
+        for v in [
+            json!({"jsonrpc":"2.0","id":1,"method":"ping"}),
+            json!({"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"m"}}),
+            json!({"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":"x"}),
+            json!({"jsonrpc":"2.0","id":1,"result":{}}),
+            json!({"jsonrpc":"1.0","id":1,"result":{}}),
+            json!(42),
+        ] {
+            assert!(replies_for_text(&v.to_string()).is_empty(), "{v}");
+        }
+        assert!(replies_for_text("not json {").is_empty());
+    }
+
+    #[test]
+    fn elicitation_params_that_are_not_an_object_get_invalid_params() {
+        let r =
+            one(json!({"jsonrpc":"2.0","id":"e-1","method":"elicitation/create","params":["x"]}));
+        assert_eq!(r.id, Some(NumberOrString::String("e-1".into())));
+        assert_eq!(r.error.code, ErrorCode::INVALID_PARAMS);
+        assert!(
+            r.error
+                .data
+                .as_ref()
+                .is_some_and(|d| d["errors"].is_array()),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn broken_envelopes_get_invalid_request_with_the_id_when_readable() {
+        let cases = [
+            (
+                json!({"jsonrpc":"1.0","id":7,"method":"elicitation/create","params":{}}),
+                Some(NumberOrString::Number(7)),
+                "jsonrpc",
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":8,"method":42}),
+                Some(NumberOrString::Number(8)),
+                "method",
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":{"n":1},"method":"elicitation/create","params":{}}),
+                None,
+                "id",
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":1.5,"method":"ping"}),
+                None,
+                "id",
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":null,"method":"ping"}),
+                None,
+                "id",
+            ),
+            (
+                json!({"jsonrpc":"2.0","id":"p","method":"ping","params":"x"}),
+                Some(NumberOrString::String("p".into())),
+                "invalid request",
+            ),
+        ];
+        for (v, id, needle) in cases {
+            let r = one(v.clone());
+            assert_eq!(r.id, id, "{v}");
+            assert_eq!(r.error.code, ErrorCode::INVALID_REQUEST, "{v}");
+            assert!(
+                r.error.message.contains(needle),
+                "{v} -> {}",
+                r.error.message
+            );
+        }
+    }
+
+    #[test]
+    fn a_batch_of_one_request_is_answered() {
+        let v = json!([{"jsonrpc":"2.0","id":"only","method":"ping"}]);
+        let r = one(v);
+        assert_eq!(r.id, Some(NumberOrString::String("only".into())));
+        assert_eq!(r.error.code, ErrorCode::INVALID_REQUEST);
+    }
+
+    #[test]
+    fn each_request_of_a_batch_is_answered() {
+        let v = json!([
+            {"jsonrpc":"2.0","id":1,"method":"ping"},
+            {"jsonrpc":"2.0","method":"notifications/x"},
+            {"jsonrpc":"2.0","id":"b","method":"elicitation/create","params":{}}
+        ]);
+        let replies = replies_for_text(&v.to_string());
+        let ids: Vec<_> = replies.iter().map(|r| r.id.clone()).collect();
+        assert_eq!(
+            ids,
+            vec![
+                Some(NumberOrString::Number(1)),
+                Some(NumberOrString::String("b".into()))
+            ]
+        );
+        assert!(
+            replies
+                .iter()
+                .all(|r| r.error.code == ErrorCode::INVALID_REQUEST)
+        );
+    }
+}

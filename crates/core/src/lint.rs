@@ -1,2 +1,0 @@
-//! The secret-field lint: form mode MUST NOT ask for passwords, API keys, access tokens
-//! or payment credentials.

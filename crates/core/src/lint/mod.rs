@@ -1,0 +1,260 @@
+//! The secret-field lint: form mode MUST NOT ask for passwords, API keys, access tokens
+//! or payment credentials; and the link lint: form requests SHOULD NOT contain URLs
+//! meant to be clicked.
+//!
+//! [`lint_schema`] reads every property's name, title and description (and the schema's
+//! own title and description) and reports [`SecretFinding`]s: passwords, passphrases,
+//! PINs, API keys, access/refresh/bearer/ID tokens, client secrets, private and SSH keys,
+//! recovery phrases, card numbers, CVV/CVC, card expiry, IBANs and bank account numbers,
+//! one-time and 2FA codes, session cookies. Names are read in every identifier style
+//! (`apiKey`, `api_key`, `APIKEY`, `x-api-key`, `passwd`, `pwd`, `pass_phrase`,
+//! `authToken`), plurals too, and text in English, Chinese (密码, 密钥, 令牌, 私钥,
+//! 银行卡号, 验证码, 助记词...), Japanese (パスワード, 暗証番号...), Korean (비밀번호),
+//! Spanish (contraseña), German (Passwort, Kennwort), French (mot de passe), Portuguese
+//! (senha), Russian (пароль) and a few more.
+//!
+//! It avoids the false positives a reviewer would hate: words are matched whole
+//! (`keyboard`, `monkey`, `passport`, `bypass`, `compass`, `pinned`, `spinner`,
+//! `tokenizer` are not secrets), and a nearby modifier turns a match into something else
+//! (`token_count`, `max_tokens`, `password_hint`, `password_policy`, `api_key_id`,
+//! `public_key`, `card_type`, `otp_method`). Decisions worth knowing:
+//!
+//! - a password **hint** is not a secret (it is shown to anyone at the login prompt);
+//! - a **public** key is not a secret;
+//! - a bare "token" counts only in a name or title of a *string* property (a number is
+//!   a count), and a bare plural "tokens" is taken to mean LLM tokens;
+//! - booleans and selects are not read for secrets: they cannot carry one (the user
+//!   picks a value the server listed);
+//! - national identity numbers (SSN...) are personal data, not credentials that grant
+//!   access, which is what the spec forbids; they are not flagged;
+//! - "PIN" in a title or description counts only in capitals or as "PIN code"/"PIN number"
+//!   ("pin this chat" is a verb).
+//!
+//! A reviewed false positive is silenced, by property name and with a reason, through
+//! [`danger::ReviewedNotSecret`](crate::danger::ReviewedNotSecret) and
+//! [`lint_schema_with`].
+//!
+//! Links are a separate, softer lint ([`find_urls_in_schema`], [`lint_message`]) so a
+//! server can refuse secrets and only warn about links.
+//!
+//! ```
+//! use mcp_elicit_core::lint::{lint_schema, SecretCategory};
+//! use mcp_elicit_core::Schema;
+//! use serde_json::json;
+//!
+//! let schema = Schema::parse(&json!({
+//!     "type": "object",
+//!     "properties": {
+//!         "name": {"type": "string"},
+//!         "max_tokens": {"type": "integer"},
+//!         "apiKey": {"type": "string", "title": "OpenAI key"},
+//!         "answer": {"type": "string", "title": "支付密码"}
+//!     }
+//! })).unwrap();
+//! let findings = lint_schema(&schema);
+//! let flagged: Vec<(&str, SecretCategory)> =
+//!     findings.iter().map(|f| (f.property(), f.category())).collect();
+//! assert_eq!(flagged, [("apiKey", SecretCategory::ApiKey), ("answer", SecretCategory::Password)]);
+//! assert_eq!(findings[1].matched(), "支付密码");
+//! assert_eq!(findings[1].pointer(), "/properties/answer/title");
+//! ```
+
+mod finding;
+mod links;
+mod matcher;
+mod rules;
+mod words;
+
+pub use finding::{LinkFinding, MessageLint, Part, SecretCategory, SecretFinding};
+
+use crate::danger::ReviewedNotSecret;
+use crate::error::pointer_token;
+use crate::schema::{PropertyKind, Schema};
+use matcher::Reading;
+
+/// Secret-looking fields of a form-mode schema, in document order (the schema's title
+/// and description first, then each property's name, title, description). Empty when
+/// nothing looks like a secret.
+///
+/// ```
+/// use mcp_elicit_core::lint::{lint_schema, Part, SecretCategory};
+/// use mcp_elicit_core::Schema;
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({
+///     "type": "object",
+///     "properties": {"value": {"type": "string", "description": "Your card's CVV"}}
+/// })).unwrap();
+/// let findings = lint_schema(&schema);
+/// assert_eq!(findings.len(), 1);
+/// assert_eq!(findings[0].category(), SecretCategory::PaymentCard);
+/// assert_eq!(findings[0].part(), Part::Description);
+/// assert_eq!(findings[0].matched(), "CVV");
+/// ```
+pub fn lint_schema(schema: &Schema) -> Vec<SecretFinding> {
+    lint_schema_with(schema, &ReviewedNotSecret::new())
+}
+
+/// [`lint_schema`], without the findings for properties a reviewer has allowed.
+pub fn lint_schema_with(schema: &Schema, reviewed: &ReviewedNotSecret) -> Vec<SecretFinding> {
+    let mut out = Vec::new();
+    let top = [
+        (Part::SchemaTitle, schema.title(), "/title"),
+        (
+            Part::SchemaDescription,
+            schema.description(),
+            "/description",
+        ),
+    ];
+    for (part, text, pointer) in top {
+        if let Some(text) = text {
+            push_secrets(&mut out, "", part, pointer.to_owned(), text, false);
+        }
+    }
+    for p in schema.properties() {
+        let numeric = match p.kind() {
+            PropertyKind::String(_) => false,
+            PropertyKind::Number(_) => true,
+            // A boolean or a select cannot carry a secret: the user picks a listed value.
+            _ => continue,
+        };
+        if reviewed.is_allowed(p.name()) {
+            continue;
+        }
+        let base = format!("/properties/{}", pointer_token(p.name()));
+        push_secrets(
+            &mut out,
+            p.name(),
+            Part::Name,
+            base.clone(),
+            p.name(),
+            numeric,
+        );
+        if let Some(t) = p.title() {
+            push_secrets(
+                &mut out,
+                p.name(),
+                Part::Title,
+                format!("{base}/title"),
+                t,
+                numeric,
+            );
+        }
+        if let Some(d) = p.description() {
+            push_secrets(
+                &mut out,
+                p.name(),
+                Part::Description,
+                format!("{base}/description"),
+                d,
+                numeric,
+            );
+        }
+    }
+    out
+}
+
+fn push_secrets(
+    out: &mut Vec<SecretFinding>,
+    property: &str,
+    part: Part,
+    pointer: String,
+    text: &str,
+    numeric: bool,
+) {
+    for m in matcher::find(text, Reading { part, numeric }) {
+        out.push(SecretFinding::new(
+            property,
+            part,
+            pointer.clone(),
+            &m.matched,
+            m.category,
+        ));
+    }
+}
+
+/// Links in the texts of a form-mode schema: its title and description, every
+/// property's title and description, and the titles of select choices. Values and
+/// defaults are data, not text shown as a label, and are not read.
+pub fn find_urls_in_schema(schema: &Schema) -> Vec<LinkFinding> {
+    let mut out = Vec::new();
+    let mut push = |property: &str, part: Part, pointer: String, text: &str| {
+        for (_, url) in links::find(text) {
+            out.push(LinkFinding::new(property, part, pointer.clone(), &url));
+        }
+    };
+    if let Some(t) = schema.title() {
+        push("", Part::SchemaTitle, "/title".to_owned(), t);
+    }
+    if let Some(d) = schema.description() {
+        push("", Part::SchemaDescription, "/description".to_owned(), d);
+    }
+    for p in schema.properties() {
+        let base = format!("/properties/{}", pointer_token(p.name()));
+        if let Some(t) = p.title() {
+            push(p.name(), Part::Title, format!("{base}/title"), t);
+        }
+        if let Some(d) = p.description() {
+            push(
+                p.name(),
+                Part::Description,
+                format!("{base}/description"),
+                d,
+            );
+        }
+        let (options, prefix) = match p.kind() {
+            PropertyKind::SingleSelect(s) => (s.options(), option_prefix_single(s.style())),
+            PropertyKind::MultiSelect(m) => (m.options(), option_prefix_multi(m.style())),
+            _ => continue,
+        };
+        for (i, o) in options.iter().enumerate() {
+            if let Some(t) = &o.title {
+                push(
+                    p.name(),
+                    Part::OptionTitle,
+                    format!("{base}{prefix}/{i}{}", title_suffix(prefix)),
+                    t,
+                );
+            }
+        }
+    }
+    out
+}
+
+fn option_prefix_single(style: crate::schema::SingleSelectStyle) -> &'static str {
+    match style {
+        crate::schema::SingleSelectStyle::TitledOneOf => "/oneOf",
+        _ => "/enumNames",
+    }
+}
+
+fn option_prefix_multi(_style: crate::schema::MultiSelectStyle) -> &'static str {
+    "/items/anyOf"
+}
+
+fn title_suffix(prefix: &str) -> &'static str {
+    if prefix == "/enumNames" { "" } else { "/title" }
+}
+
+/// Secret wording and links in the free-text `message` of a form-mode request.
+///
+/// Secret findings here are weaker evidence than a field's (a message can mention a
+/// password without asking for one), and URL-mode messages legitimately say what the
+/// page will ask for ("Please provide your API key to continue."), so run this on
+/// form-mode messages only.
+pub fn lint_message(message: &str) -> MessageLint {
+    let mut secrets = Vec::new();
+    push_secrets(
+        &mut secrets,
+        "",
+        Part::Message,
+        String::new(),
+        message,
+        false,
+    );
+    let links = links::find(message)
+        .into_iter()
+        .map(|(_, url)| LinkFinding::new("", Part::Message, String::new(), &url))
+        .collect();
+    MessageLint { secrets, links }
+}

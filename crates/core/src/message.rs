@@ -1,1 +1,0 @@
-//! The wire messages of elicitation.

@@ -1,0 +1,334 @@
+//! The params of `elicitation/create`: [`CreateRequest`], [`FormRequest`], [`UrlRequest`].
+
+use serde_json::{Map, Value};
+
+use crate::error::{Error, ErrorKind, Errors};
+use crate::message::Mode;
+use crate::message::fields::{
+    check_elicitation_id, check_message, check_url, child, meta, object, reject_members,
+    required_str, type_name,
+};
+use crate::schema::Schema;
+
+/// A form-mode request: a message and a checked `requestedSchema`.
+#[derive(Debug, Clone)]
+pub struct FormRequest {
+    /// The human-readable message explaining what is requested and why.
+    pub message: String,
+    /// The requested schema (restricted subset, already checked).
+    pub schema: Schema,
+    /// The `_meta` member, kept verbatim.
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// A URL-mode request: a message, the URL to open and the elicitation's id.
+///
+/// Building one with a struct literal does no checking; [`UrlRequest::new`],
+/// [`CreateRequest::parse`] and [`UrlElicitationRequired::new`](crate::message::UrlElicitationRequired::new)
+/// check the fields. Servers should build the URL through
+/// [`check_server_url`](crate::url_safety::check_server_url).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UrlRequest {
+    /// The human-readable message explaining why the interaction is needed.
+    pub message: String,
+    /// The URL the user should navigate to.
+    pub url: String,
+    /// The elicitation's id, unique within the server; opaque to the client.
+    pub elicitation_id: String,
+    /// The `_meta` member, kept verbatim.
+    pub meta: Option<Map<String, Value>>,
+}
+
+/// The params of an `elicitation/create` request.
+#[derive(Debug, Clone)]
+pub enum CreateRequest {
+    /// `mode: "form"` (or no mode).
+    Form(FormRequest),
+    /// `mode: "url"`.
+    Url(UrlRequest),
+}
+
+impl FormRequest {
+    /// A form request without `_meta`.
+    pub fn new(message: impl Into<String>, schema: Schema) -> Self {
+        Self {
+            message: message.into(),
+            schema,
+            meta: None,
+        }
+    }
+
+    /// The params as JSON, with `"mode": "form"`.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("mode".into(), Value::String(Mode::Form.as_str().into()));
+        map.insert("message".into(), Value::String(self.message.clone()));
+        map.insert("requestedSchema".into(), self.schema.to_value());
+        if let Some(m) = &self.meta {
+            map.insert("_meta".into(), Value::Object(m.clone()));
+        }
+        Value::Object(map)
+    }
+}
+
+impl UrlRequest {
+    /// A checked URL request without `_meta` (same checks as [`CreateRequest::parse`]).
+    pub fn new(
+        message: impl Into<String>,
+        url: impl Into<String>,
+        elicitation_id: impl Into<String>,
+    ) -> Result<Self, Errors> {
+        let request = Self {
+            message: message.into(),
+            url: url.into(),
+            elicitation_id: elicitation_id.into(),
+            meta: None,
+        };
+        let mut errors = Vec::new();
+        request.check_into("", &mut errors);
+        match Errors::from_vec(errors) {
+            Some(errors) => Err(errors),
+            None => Ok(request),
+        }
+    }
+
+    /// Parses the params of a URL-mode request; `mode` must be `"url"`.
+    pub fn parse(value: &Value) -> Result<Self, Errors> {
+        match CreateRequest::parse(value)? {
+            CreateRequest::Url(url) => Ok(url),
+            CreateRequest::Form(_) => Err(Error::new(
+                ErrorKind::InvalidMessage,
+                "/mode",
+                "expected a URL mode elicitation (`\"mode\": \"url\"`)",
+            )
+            .into()),
+        }
+    }
+
+    /// Checks the fields, recording problems with pointers under `base`.
+    pub(super) fn check_into(&self, base: &str, errors: &mut Vec<Error>) {
+        check_message(&self.message, &child(base, "message"), errors);
+        check_elicitation_id(&self.elicitation_id, &child(base, "elicitationId"), errors);
+        check_url(&self.url, &child(base, "url"), errors);
+    }
+
+    /// The params as JSON, with `"mode": "url"`.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("mode".into(), Value::String(Mode::Url.as_str().into()));
+        map.insert(
+            "elicitationId".into(),
+            Value::String(self.elicitation_id.clone()),
+        );
+        map.insert("url".into(), Value::String(self.url.clone()));
+        map.insert("message".into(), Value::String(self.message.clone()));
+        if let Some(m) = &self.meta {
+            map.insert("_meta".into(), Value::Object(m.clone()));
+        }
+        Value::Object(map)
+    }
+}
+
+impl CreateRequest {
+    /// Parses and checks the `params` of an `elicitation/create` request, reporting every
+    /// problem found (pointers relative to `params`).
+    pub fn parse(params: &Value) -> Result<Self, Errors> {
+        let map = object(params, "", "the `elicitation/create` params")?;
+        let mode = match map.get("mode") {
+            None => Mode::Form,
+            Some(Value::String(s)) => Mode::parse(s).ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidMessage,
+                    "/mode",
+                    format!("unknown elicitation mode {s:?}; expected \"form\" or \"url\""),
+                )
+            })?,
+            Some(other) => {
+                return Err(Error::new(
+                    ErrorKind::InvalidMessage,
+                    "/mode",
+                    format!("`mode` must be a string, found {}", type_name(other)),
+                )
+                .into());
+            }
+        };
+        let mut errors = Vec::new();
+        let message = required_str(map, "message", "", &mut errors);
+        if let Some(message) = message {
+            check_message(message, "/message", &mut errors);
+        }
+        let meta = meta(map, "", &mut errors);
+        let request = match mode {
+            Mode::Form => {
+                reject_members(
+                    map,
+                    &["url", "elicitationId"],
+                    "",
+                    "belongs to URL mode and must not appear in a form mode request",
+                    &mut errors,
+                );
+                let schema = match map.get("requestedSchema") {
+                    None => {
+                        errors.push(Error::new(
+                            ErrorKind::InvalidMessage,
+                            "/requestedSchema",
+                            "`requestedSchema` is required in a form mode request",
+                        ));
+                        None
+                    }
+                    Some(value) => match Schema::parse(value) {
+                        Ok(schema) => Some(schema),
+                        Err(schema_errors) => {
+                            errors.extend(schema_errors.into_iter().map(|e| {
+                                Error::new(
+                                    e.kind(),
+                                    format!("/requestedSchema{}", e.pointer()),
+                                    e.message(),
+                                )
+                            }));
+                            None
+                        }
+                    },
+                };
+                match (message, schema) {
+                    (Some(message), Some(schema)) => Some(CreateRequest::Form(FormRequest {
+                        message: message.to_owned(),
+                        schema,
+                        meta,
+                    })),
+                    _ => None,
+                }
+            }
+            Mode::Url => {
+                reject_members(
+                    map,
+                    &["requestedSchema"],
+                    "",
+                    "belongs to form mode and must not appear in a URL mode request",
+                    &mut errors,
+                );
+                let id = required_str(map, "elicitationId", "", &mut errors);
+                if let Some(id) = id {
+                    check_elicitation_id(id, "/elicitationId", &mut errors);
+                }
+                let url = required_str(map, "url", "", &mut errors);
+                if let Some(url) = url {
+                    check_url(url, "/url", &mut errors);
+                }
+                match (message, id, url) {
+                    (Some(message), Some(id), Some(url)) => Some(CreateRequest::Url(UrlRequest {
+                        message: message.to_owned(),
+                        url: url.to_owned(),
+                        elicitation_id: id.to_owned(),
+                        meta,
+                    })),
+                    _ => None,
+                }
+            }
+        };
+        match (Errors::from_vec(errors), request) {
+            (Some(errors), _) => Err(errors),
+            (None, Some(request)) => Ok(request),
+            // Unreachable in practice: a missing piece always records an error.
+            (None, None) => Err(Error::new(
+                ErrorKind::InvalidMessage,
+                "",
+                "incomplete elicitation request",
+            )
+            .into()),
+        }
+    }
+
+    /// The params as JSON, always with an explicit `mode`.
+    pub fn to_value(&self) -> Value {
+        match self {
+            CreateRequest::Form(form) => form.to_value(),
+            CreateRequest::Url(url) => url.to_value(),
+        }
+    }
+
+    /// The request's mode.
+    pub fn mode(&self) -> Mode {
+        match self {
+            CreateRequest::Form(_) => Mode::Form,
+            CreateRequest::Url(_) => Mode::Url,
+        }
+    }
+
+    /// The human-readable message.
+    pub fn message(&self) -> &str {
+        match self {
+            CreateRequest::Form(form) => &form.message,
+            CreateRequest::Url(url) => &url.message,
+        }
+    }
+
+    /// The `_meta` member, if any.
+    pub fn meta(&self) -> Option<&Map<String, Value>> {
+        match self {
+            CreateRequest::Form(form) => form.meta.as_ref(),
+            CreateRequest::Url(url) => url.meta.as_ref(),
+        }
+    }
+
+    /// The elicitation id (URL mode only).
+    pub fn elicitation_id(&self) -> Option<&str> {
+        match self {
+            CreateRequest::Form(_) => None,
+            CreateRequest::Url(url) => Some(&url.elicitation_id),
+        }
+    }
+}
+
+impl From<FormRequest> for CreateRequest {
+    fn from(form: FormRequest) -> Self {
+        CreateRequest::Form(form)
+    }
+}
+
+impl From<UrlRequest> for CreateRequest {
+    fn from(url: UrlRequest) -> Self {
+        CreateRequest::Url(url)
+    }
+}
+
+macro_rules! serde_via_value {
+    ($ty:ty) => {
+        impl ::serde::Serialize for $ty {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                ::serde::Serialize::serialize(&self.to_value(), serializer)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                let value =
+                    <::serde_json::Value as ::serde::Deserialize>::deserialize(deserializer)?;
+                <$ty>::parse(&value).map_err(::serde::de::Error::custom)
+            }
+        }
+    };
+}
+pub(super) use serde_via_value;
+
+serde_via_value!(CreateRequest);
+serde_via_value!(UrlRequest);
+
+impl FormRequest {
+    /// Parses the params of a form-mode request (`mode` `"form"` or absent).
+    pub fn parse(value: &Value) -> Result<Self, Errors> {
+        match CreateRequest::parse(value)? {
+            CreateRequest::Form(form) => Ok(form),
+            CreateRequest::Url(_) => Err(Error::new(
+                ErrorKind::InvalidMessage,
+                "/mode",
+                "expected a form mode elicitation, found `\"mode\": \"url\"`",
+            )
+            .into()),
+        }
+    }
+}
+
+serde_via_value!(FormRequest);

@@ -1,0 +1,161 @@
+//! A compiled `pattern`: the one place where a pattern is compiled and the one safe path
+//! every match goes through.
+//!
+//! Every valid ECMA-262 pattern (with the `u` flag) compiles, checked by `regress`,
+//! except the few described below. The engine that runs matches is chosen once, at
+//! compile time:
+//!
+//! - a pattern that translates exactly to the `regex` crate's syntax (`linear.rs`:
+//!   everything but backreferences, lookarounds and lone surrogate escapes) runs on its
+//!   linear-time automata, on inputs of any length, as long as the automaton fits in
+//!   [`MAX_AUTOMATON_BYTES`] and in what is left of the schema's budget
+//!   ([`ParseLimits::max_pattern_automata_bytes`](super::ParseLimits::max_pattern_automata_bytes));
+//! - any other pattern (or one whose automaton does not fit) runs on `regress`, which
+//!   backtracks, and only on inputs short enough for the worst case to stay under about
+//!   10^8 steps (`redos.rs` estimates the bound when the pattern is compiled); longer
+//!   inputs are not checked, and a caller reports them as such, failing closed;
+//! - a pattern of the second kind that also has a shape prone to exponential
+//!   backtracking (a repeated group that itself repeats or alternates, as in `(a+)+\1`)
+//!   is refused with a sentence saying why: no input bound makes it safe.
+
+use super::{linear, redos};
+
+/// Most backtracking steps a match may need in the worst case before it is refused.
+const STEP_BUDGET: f64 = 1e8;
+
+/// Most automaton memory one pattern may take (building it costs time in proportion:
+/// about 25 ms for 4 MB).
+pub(crate) const MAX_AUTOMATON_BYTES: usize = 8 << 20;
+
+/// A compiled ECMA-262 `pattern`, with its source kept verbatim.
+///
+/// Matching is exact (ECMA-262 semantics) and never runs long: see
+/// [`is_match_bounded`](Self::is_match_bounded).
+#[derive(Debug, Clone)]
+pub struct Pattern {
+    pub(crate) source: String,
+    engine: Engine,
+}
+
+/// How matches run, decided at compile time.
+#[derive(Debug, Clone)]
+enum Engine {
+    /// The exact linear-time translation: every input, any length.
+    Linear(linear::Automaton),
+    /// `regress` (backtracking), on inputs of at most `max_chars` code points.
+    Backtracking {
+        regex: regress::Regex,
+        max_chars: usize,
+    },
+}
+
+impl Pattern {
+    /// Compiles `source` as an ECMA-262 regular expression with the `u` (Unicode) flag,
+    /// the dialect JSON Schema specifies: `\u{1F600}` escapes are understood and `.`
+    /// matches a whole code point. Fails, with a sentence saying why, for invalid
+    /// syntax and for patterns no engine can match safely (see the module docs).
+    /// Parsing uses [`compile_within`](Self::compile_within) with the schema's budget.
+    #[cfg(test)]
+    pub(crate) fn compile(source: &str) -> Result<Pattern, String> {
+        let mut budget = MAX_AUTOMATON_BYTES;
+        Self::compile_within(source, &mut budget)
+    }
+
+    /// Like [`compile`](Self::compile), drawing the linear-time automaton's memory from
+    /// `budget` (shared by all the patterns of a schema, so a hostile schema cannot make
+    /// parsing build hundreds of megabytes of automata). A pattern whose automaton does
+    /// not fit runs on the bounded backtracking engine; an attempt that fails is charged
+    /// its whole limit, the work it cost.
+    pub(crate) fn compile_within(source: &str, budget: &mut usize) -> Result<Pattern, String> {
+        let flags = regress::Flags {
+            unicode: true,
+            ..regress::Flags::default()
+        };
+        let regex = regress::Regex::with_flags(source, flags)
+            .map_err(|e| format!("not a valid ECMA-262 regular expression (u flag): {e}"))?;
+        // Syntax errors `regress` lets through, and the shape of the pattern.
+        let shape = redos::analyze(source)?;
+        let translatable = linear::translate(source).is_some();
+        let limit = (*budget).min(MAX_AUTOMATON_BYTES);
+        let automaton = if translatable && limit > 0 {
+            let automaton = linear::compile(source, limit);
+            let cost = automaton.as_ref().map_or(limit, |a| a.memory_usage());
+            *budget = budget.saturating_sub(cost);
+            automaton
+        } else {
+            None
+        };
+        let engine = match automaton {
+            Some(linear) => Engine::Linear(linear),
+            None => {
+                let why = if translatable {
+                    "its automaton is larger than the linear-time engine allows for this \
+                     schema"
+                } else {
+                    "it uses a backreference, a lookaround or a lone surrogate escape, which \
+                     only a backtracking engine can run"
+                };
+                if let Some(risk) = shape.exponential {
+                    return Err(format!(
+                        "the pattern cannot be matched in linear time ({why}), and {risk}: a \
+                         backtracking match could take exponential time, so it is refused"
+                    ));
+                }
+                let max_chars = redos::max_len_within(shape.anchored, &shape.bounds, STEP_BUDGET);
+                Engine::Backtracking { regex, max_chars }
+            }
+        };
+        Ok(Pattern {
+            source: source.to_owned(),
+            engine,
+        })
+    }
+
+    /// The pattern exactly as written in the schema.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Whether `text` contains a match (ECMA-262 semantics). JSON Schema patterns are
+    /// not anchored: `"b"` matches `"abc"`; write `^...$` to match the whole string.
+    ///
+    /// Fails closed: `false` when the text is too long to check safely (see
+    /// [`is_match_bounded`](Self::is_match_bounded), which tells that case apart).
+    pub fn is_match(&self, text: &str) -> bool {
+        self.is_match_bounded(text).unwrap_or(false)
+    }
+
+    /// Whether `text` contains a match; `None` when the pattern can only run on a
+    /// backtracking engine (backreferences, lookarounds) and `text` is longer than the
+    /// bound computed for it at compile time (see [`may_be_slow`](Self::may_be_slow)).
+    /// Never runs for long, whatever the pattern and the text.
+    pub fn is_match_bounded(&self, text: &str) -> Option<bool> {
+        match &self.engine {
+            Engine::Linear(linear) => Some(linear.is_match(text)),
+            Engine::Backtracking { regex, max_chars } => {
+                // Bytes bound code points from above: count only when it matters.
+                let short = text.len() <= *max_chars || text.chars().count() <= *max_chars;
+                short.then(|| regex.find(text).is_some())
+            }
+        }
+    }
+
+    /// Whether every input is matched in linear time (the pattern translates exactly to
+    /// a non-backtracking automaton). When `false`, inputs longer than a bound are not
+    /// checked (see [`may_be_slow`](Self::may_be_slow)).
+    pub fn is_linear(&self) -> bool {
+        matches!(self.engine, Engine::Linear(_))
+    }
+
+    /// Whether an input of `len` code points is too long for this pattern to be
+    /// matched safely: always `false` for a [linear](Self::is_linear) pattern; for the
+    /// others, whether a pessimistic estimate of the backtracking work exceeds 10^8
+    /// steps (for example an unanchored `\1a+a+x` beyond a few dozen characters).
+    /// [`is_match_bounded`](Self::is_match_bounded) answers `None` exactly then.
+    pub fn may_be_slow(&self, len: usize) -> bool {
+        match &self.engine {
+            Engine::Linear(_) => false,
+            Engine::Backtracking { max_chars, .. } => len > *max_chars,
+        }
+    }
+}

@@ -1,1 +1,0 @@
-//! URL safety analysis for URL-mode elicitations.

@@ -1,0 +1,81 @@
+//! `mcp-elicit connect SERVER`: the interactive terminal host. Lists the server's tools,
+//! calls them, and presents every elicitation (forms, URL consent, -32042 steps) on
+//! screen, keyboard only.
+
+use std::process::ExitCode;
+
+use mcp_elicit_client::ServerTarget;
+use mcp_elicit_core::message::Capability;
+use mcp_elicit_tui::host::{self, HostOptions};
+
+/// Arguments of `mcp-elicit connect`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ConnectArgs {
+    /// The server: `stdio:PROGRAM ARGS...` (started as a child process; words split like
+    /// a shell would, but no shell runs) or an `http(s)://` Streamable HTTP endpoint.
+    #[arg(value_name = "SERVER")]
+    server: String,
+    /// Declare form mode only: the server may not send URL-mode requests.
+    #[arg(long, conflicts_with = "url_only")]
+    form_only: bool,
+    /// Declare URL mode only: the server may not send forms.
+    #[arg(long)]
+    url_only: bool,
+}
+
+impl ConnectArgs {
+    fn modes(&self) -> Capability {
+        Capability {
+            form: !self.url_only,
+            url: !self.form_only,
+        }
+    }
+}
+
+pub(crate) fn run(args: ConnectArgs) -> ExitCode {
+    let target: ServerTarget = match args.server.parse() {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("mcp-elicit connect: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = HostOptions {
+        modes: args.modes(),
+        ..HostOptions::default()
+    };
+    let Some(runtime) = start("connect") else {
+        return ExitCode::from(2);
+    };
+    finish("connect", runtime.block_on(host::run(&target, options)))
+}
+
+/// Checks for a terminal (explaining the alternative when there is none) and starts the
+/// async runtime. `None` after printing why not.
+pub(crate) fn start(command: &str) -> Option<tokio::runtime::Runtime> {
+    if let Err(message) = mcp_elicit_tui::terminal::require_tty(command) {
+        eprintln!("{message}");
+        return None;
+    }
+    match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => Some(rt),
+        Err(e) => {
+            eprintln!("mcp-elicit {command}: cannot start the async runtime: {e}");
+            None
+        }
+    }
+}
+
+/// The exit status for the host's result, printing the error if any.
+pub(crate) fn finish(command: &str, result: Result<(), host::HostError>) -> ExitCode {
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("mcp-elicit {command}: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,326 @@
+//! `mcp-elicit serve --issuer ...`: the reference server behind the web layer
+//! (`mcp-elicit-web`). `/mcp` requires a bearer token of the issuer (the MCP identity is
+//! the token's user, never the local OS user); the connect pages, sign-in and protected
+//! resource metadata are merged beside it; the web layer's demo tools (`set_api_key`,
+//! `connect_provider`, `approve_purchase`) are listed and dispatched before the
+//! reference server's own.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use mcp_elicit_server::reference::{Reference, ReferenceServer, http};
+use mcp_elicit_server::{Elicitations, Principal, SessionScope};
+use mcp_elicit_store::secrecy::ExposeSecret;
+use mcp_elicit_store::{Keyring, Store, VaultKey};
+use mcp_elicit_web::{
+    ClientRegistration, ProviderConfig, ProviderEndpoints, Web, WebConfig, WebTools,
+};
+#[allow(deprecated)]
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ServerConfig, SetLevelRequestParams,
+    SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use tokio_util::sync::CancellationToken;
+use url::Url;
+
+use super::options::{ProviderOptions, WebOptions};
+
+/// The MCP endpoint path.
+const MCP_PATH: &str = "/mcp";
+
+fn registration(
+    id: &str,
+    secret: Option<&mcp_elicit_store::secrecy::SecretString>,
+) -> ClientRegistration {
+    match secret {
+        Some(s) => ClientRegistration::confidential(id, s.expose_secret()),
+        None => ClientRegistration::public(id),
+    }
+}
+
+fn provider(p: &ProviderOptions) -> ProviderConfig {
+    ProviderConfig {
+        name: p.name.clone(),
+        display_name: p.display_name.clone(),
+        endpoints: match &p.endpoints {
+            Ok(issuer) => ProviderEndpoints::Discover {
+                issuer: issuer.clone(),
+            },
+            Err((authorization, token)) => ProviderEndpoints::Explicit {
+                authorization: authorization.clone(),
+                token: token.clone(),
+            },
+        },
+        client: registration(&p.client_id, p.client_secret.as_ref()),
+        scopes: p.scopes.clone(),
+        resource: p.resource.clone(),
+    }
+}
+
+/// The web layer's configuration for `options`, served at `public_url`.
+pub(crate) fn web_config(options: &WebOptions, public_url: Url) -> WebConfig {
+    let mut config = WebConfig::new(
+        options.issuer.clone(),
+        public_url,
+        registration(&options.client_id, options.client_secret.as_ref()),
+    );
+    if let Some(audience) = &options.audience {
+        config = config.with_audience(audience.clone());
+    }
+    for p in &options.providers {
+        config = config.with_provider(provider(p));
+    }
+    config
+}
+
+/// Builds the web layer: the vault over `store` with the configured key, OpenID
+/// discovery of the issuer (and providers), the issuer's JWKS.
+pub(crate) async fn build_web(
+    options: &WebOptions,
+    public_url: Url,
+    hub: Elicitations,
+    store: &Store,
+) -> Result<Web, String> {
+    let vault = store.vault(Keyring::new(options.vault_key.clone()));
+    Web::new(web_config(options, public_url), hub, Arc::new(vault))
+        .await
+        .map_err(|e| format!("cannot set up the web layer: {e}"))
+}
+
+/// `/mcp` with the web tools in front of the reference server, merged with the web
+/// layer's pages. With an issuer `/mcp` is protected by bearer validation and the
+/// metadata is served; in local mode (loopback only, the local user) `/mcp` is open and
+/// the reference server's demo page (`/demo/complete`) stays available.
+pub(crate) fn router(reference: &Reference, web: &Web, ct: CancellationToken) -> Router {
+    let mcp = Router::new().nest_service(MCP_PATH, mcp_service(reference, web, ct.clone()));
+    if web.is_local() {
+        mcp.merge(web.router())
+            .fallback_service(http::router(reference.clone(), ct))
+    } else {
+        web.protect(mcp).merge(web.router())
+    }
+}
+
+/// The local-mode web layer: pages for the local user `user`, secrets in `store`'s vault
+/// under `key`.
+pub(crate) async fn build_local_web(
+    public_url: Url,
+    user: Principal,
+    hub: Elicitations,
+    store: &Store,
+    key: VaultKey,
+) -> Result<Web, String> {
+    let vault = store.vault(Keyring::new(key));
+    Web::local(public_url, user, Vec::new(), hub, Arc::new(vault))
+        .await
+        .map_err(|e| format!("cannot set up the local pages: {e}"))
+}
+
+/// Serves one client on stdin/stdout with the web tools in front of the reference
+/// server (local mode: the pages are served on HTTP beside it).
+pub(crate) async fn serve_stdio(
+    reference: &Reference,
+    web: &Web,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let server = WebServer {
+        scope: reference.hub().scope()?,
+        inner: reference.handler()?,
+        tools: Arc::new(WebTools::new(web.clone())),
+        reference_first: web.is_local(),
+    };
+    let running = server.serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}
+
+fn mcp_service(
+    reference: &Reference,
+    web: &Web,
+    ct: CancellationToken,
+) -> StreamableHttpService<WebServer, LocalSessionManager> {
+    let tools = Arc::new(WebTools::new(web.clone()));
+    let reference_first = web.is_local();
+    let factory = reference.clone();
+    StreamableHttpService::new(
+        move || {
+            Ok(WebServer {
+                scope: factory.hub().scope().map_err(std::io::Error::other)?,
+                inner: factory.handler().map_err(std::io::Error::other)?,
+                tools: Arc::clone(&tools),
+                reference_first,
+            })
+        },
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default().with_cancellation_token(ct),
+    )
+}
+
+/// Sweeps the web layer's expired OAuth `state` records, browser sessions and sign-ins
+/// every `period` until `ct` is cancelled (beside the elicitation sweep).
+pub(crate) fn spawn_sweeper(
+    web: Web,
+    period: Duration,
+    ct: CancellationToken,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(period);
+        loop {
+            tokio::select! {
+                () = ct.cancelled() => break,
+                _ = tick.tick() => match web.sweep().await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(removed = n, "swept web sessions and OAuth states"),
+                    Err(e) => tracing::warn!(error = %e, "web sweep failed"),
+                },
+            }
+        }
+    })
+}
+
+/// One client connection: the web tools dispatched first, then the reference server.
+struct WebServer {
+    scope: SessionScope,
+    inner: ReferenceServer,
+    tools: Arc<WebTools>,
+    /// List the reference server's tools before the web tools (local mode).
+    reference_first: bool,
+}
+
+#[allow(deprecated)]
+impl ServerHandler for WebServer {
+    fn get_info(&self) -> ServerConfig {
+        self.inner.get_info()
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        self.inner.supported_protocol_versions()
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let web = self.tools.definitions();
+        let rest = self.inner.list_tools(request, context).await?;
+        let rest = rest
+            .tools
+            .into_iter()
+            .filter(|t| !WebTools::handles(&t.name));
+        // Local mode (the demo): a newcomer meets the reference form first; with an
+        // issuer the URL-flow tools lead.
+        let tools: Vec<Tool> = if self.reference_first {
+            rest.chain(web).collect()
+        } else {
+            web.into_iter().chain(rest).collect()
+        };
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        if WebTools::handles(name) {
+            return self
+                .tools
+                .definitions()
+                .into_iter()
+                .find(|t| t.name == name);
+        }
+        self.inner.get_tool(name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if WebTools::handles(&request.name) {
+            let elicitor = self.scope.elicitor(&context)?;
+            let args = request.arguments.clone().unwrap_or_default();
+            if let Some(result) = self.tools.call(&elicitor, &request.name, &args).await {
+                return result.map(CallToolResponse::from);
+            }
+        }
+        self.inner.call_tool(request, context).await
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.inner.list_prompts(request, context).await
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        self.inner.get_prompt(request, context).await
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.inner.list_resources(request, context).await
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.inner.list_resource_templates(request, context).await
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.inner.read_resource(request, context).await
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.subscribe(request, context).await
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.unsubscribe(request, context).await
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.set_level(request, context).await
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.inner.complete(request, context).await
+    }
+}

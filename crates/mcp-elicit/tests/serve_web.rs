@@ -1,0 +1,707 @@
+//! The real binary in authorized mode: `mcp-elicit serve --issuer ...` against a real
+//! OpenID provider (npm oidc-provider on 127.0.0.1, installed by
+//! `crates/web/tests/oidc/install.sh`).
+//!
+//! Checked: `/mcp` without a token is 401 with `WWW-Authenticate: ... resource_metadata`;
+//! the protected resource metadata names the issuer; with the provider's access token,
+//! `set_api_key` answers -32042 with the connect page on the public URL; a browser (reqwest
+//! with a cookie jar) signs in at the provider as the token's user and enters the key;
+//! the client is notified and the retried call succeeds; `approve_purchase` and
+//! `connect_provider` (third-party OAuth at the same provider, from `--provider-config`)
+//! work the same way; the key never appears in anything the MCP client received nor in
+//! the server's stderr. Also: the listening rules (exit 2 with a clear message).
+
+use std::io::Read;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+#[allow(dead_code, unreachable_pub)]
+#[path = "../../web/tests/web/browser.rs"]
+mod browser;
+
+use browser::{Browser, hidden_value};
+
+const WAIT: Duration = Duration::from_secs(30);
+const VAULT_KEY: &str = "3f1c0a9b7d2e4f6a8b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f708";
+
+fn tools_dir() -> PathBuf {
+    std::env::var_os("MCP_ELICIT_TOOLS").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.tools"),
+        PathBuf::from,
+    )
+}
+
+fn node() -> PathBuf {
+    let pinned = tools_dir().join("node_modules/node/bin/node");
+    if pinned.exists() {
+        pinned
+    } else {
+        PathBuf::from("node")
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// The test OpenID provider (the web crate's), redirecting back to `web_base`.
+async fn start_provider(web_base: &str) -> (tokio::process::Child, String) {
+    let oidc = tools_dir().join("oidc");
+    assert!(
+        oidc.join("node_modules/oidc-provider").is_dir(),
+        "oidc-provider is not installed: run crates/web/tests/oidc/install.sh (looked in {})",
+        oidc.display()
+    );
+    let mut node = tokio::process::Command::new(node())
+        .current_dir(&oidc)
+        .arg("--input-type=module")
+        .arg("-e")
+        .arg(include_str!("../../web/tests/oidc/provider.mjs"))
+        .env("WEB_BASE", web_base)
+        .env("AUDIENCE", format!("{web_base}/mcp"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("start node with the test OpenID provider");
+    let stdout = node.stdout.take().expect("provider stdout");
+    let mut lines = BufReader::new(stdout).lines();
+    let line = tokio::time::timeout(WAIT, lines.next_line())
+        .await
+        .expect("the provider did not start within 30 s")
+        .expect("reading the provider's stdout")
+        .expect("the provider exited before printing its issuer");
+    let info: Value = serde_json::from_str(&line).expect("provider info JSON");
+    // Keep reading: the provider prints notices later, and a closed pipe kills it (EPIPE).
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    let issuer = info["issuer"].as_str().expect("issuer").to_owned();
+    (node, issuer)
+}
+
+/// A running `mcp-elicit serve`; stderr collected in the background.
+struct Server {
+    child: Child,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Server {
+    fn start(args: &[String], env: &[(&str, &str)], port: u16) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-elicit"))
+            .arg("serve")
+            .args(args)
+            .env_remove("RUST_LOG")
+            .env_remove("MCP_ELICIT_VAULT_KEY")
+            .env_remove("MCP_ELICIT_CLIENT_SECRET")
+            .envs(env.iter().copied())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start mcp-elicit serve");
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let mut pipe = child.stderr.take().expect("stderr");
+        let sink = stderr.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let mut server = Server { child, stderr };
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let deadline = Instant::now() + WAIT;
+        while TcpStream::connect(addr).is_err() {
+            if let Ok(Some(status)) = server.child.try_wait() {
+                panic!("the server exited ({status}): {}", server.log());
+            }
+            assert!(Instant::now() < deadline, "the server never listened");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        server
+    }
+
+    fn log(&self) -> String {
+        self.stderr
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The JSON-RPC messages in a JSON or SSE response body.
+fn messages(body: &str) -> Vec<Value> {
+    if let Ok(v) = serde_json::from_str::<Value>(body) {
+        return vec![v];
+    }
+    body.lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .filter_map(|d| serde_json::from_str(d.trim()).ok())
+        .collect()
+}
+
+/// A raw Streamable HTTP client that records everything it receives.
+struct McpClient {
+    http: reqwest::Client,
+    url: String,
+    token: String,
+    session: Option<String>,
+    received: Arc<Mutex<String>>,
+}
+
+impl McpClient {
+    async fn post(&mut self, body: Value) -> Vec<Value> {
+        let mut req = self
+            .http
+            .post(&self.url)
+            .header("accept", "application/json, text/event-stream")
+            .json(&body);
+        if !self.token.is_empty() {
+            req = req.bearer_auth(&self.token);
+        }
+        if let Some(s) = &self.session {
+            req = req.header("mcp-session-id", s);
+        }
+        let resp = req.send().await.expect("post");
+        assert!(resp.status().is_success(), "{}", resp.status());
+        if let Some(s) = resp.headers().get("mcp-session-id") {
+            self.session = Some(s.to_str().expect("session id").to_owned());
+        }
+        let text = resp.text().await.expect("body");
+        self.received.lock().expect("lock").push_str(&text);
+        messages(&text)
+    }
+
+    async fn open_stream(&self) {
+        let mut req = self
+            .http
+            .get(&self.url)
+            .header("accept", "text/event-stream")
+            .header("mcp-session-id", self.session.as_deref().expect("session"));
+        if !self.token.is_empty() {
+            req = req.bearer_auth(&self.token);
+        }
+        let mut resp = req.send().await.expect("GET stream");
+        assert_eq!(resp.status(), 200);
+        let received = self.received.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(chunk)) = resp.chunk().await {
+                received
+                    .lock()
+                    .expect("lock")
+                    .push_str(&String::from_utf8_lossy(&chunk));
+            }
+        });
+    }
+
+    /// Calls a tool that must answer -32042; returns the elicitation's id and URL.
+    async fn url_required(&mut self, call: Value) -> (String, String) {
+        let request_id = call["id"].clone();
+        let answer = self.post(call).await;
+        let error = answer
+            .iter()
+            .find(|m| m["id"] == request_id)
+            .map(|m| m["error"].clone())
+            .expect("a response to the call");
+        assert_eq!(error["code"], -32042, "{error}");
+        let e = &error["data"]["elicitations"][0];
+        assert_eq!(e["mode"], "url");
+        (
+            e["elicitationId"].as_str().expect("id").to_owned(),
+            e["url"].as_str().expect("url").to_owned(),
+        )
+    }
+
+    async fn wait_for_completion(&self, id: &str) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let seen = self.received.lock().expect("lock").clone();
+            if messages(&seen).iter().any(|m| {
+                m["method"] == "notifications/elicitation/complete"
+                    && m["params"] == json!({"elicitationId": id})
+            }) {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no completion notification for {id}; received: {seen}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// An MCP access token from the provider (client credentials; `sub` is the client id).
+async fn access_token(issuer: &str, resource: &str) -> String {
+    let resp = reqwest::Client::new()
+        .post(format!("{issuer}/token"))
+        .basic_auth("mcp-test-cc", Some("mcp-test-cc-secret"))
+        .form(&[
+            ("grant_type", "client_credentials"),
+            ("resource", resource),
+            ("scope", "mcp"),
+        ])
+        .send()
+        .await
+        .expect("token request");
+    let status = resp.status();
+    let body: Value = resp.json().await.expect("token JSON");
+    assert!(status.is_success(), "token endpoint: {status} {body}");
+    body["access_token"]
+        .as_str()
+        .expect("access_token")
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages() {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let (_provider, issuer) = start_provider(&base).await;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let key_file = dir.path().join("vault.key");
+    std::fs::write(&key_file, format!("{VAULT_KEY}\n")).expect("write key");
+    let secret_file = dir.path().join("login.secret");
+    std::fs::write(&secret_file, "mcp-web-secret\n").expect("write secret");
+    std::fs::write(dir.path().join("tp.secret"), "third-party-secret").expect("write");
+    let providers = dir.path().join("providers.json");
+    std::fs::write(
+        &providers,
+        json!([{"name": "thirdparty", "display_name": "Third Party", "issuer": issuer,
+            "client_id": "third-party-app", "client_secret_file": "tp.secret",
+            "scopes": ["openid", "offline_access", "api:read"],
+            "resource": "https://api.third-party.test/"}])
+        .to_string(),
+    )
+    .expect("write providers");
+    let store = format!("sqlite://{}", dir.path().join("state.db").display());
+    let path = |p: &PathBuf| p.display().to_string();
+    let args: Vec<String> = vec![
+        "--listen".into(),
+        format!("127.0.0.1:{port}"),
+        "--issuer".into(),
+        issuer.clone(),
+        "--client-id".into(),
+        "mcp-web".into(),
+        "--client-secret-file".into(),
+        path(&secret_file),
+        "--vault-key-file".into(),
+        path(&key_file),
+        "--provider-config".into(),
+        path(&providers),
+        "--store".into(),
+        store,
+    ];
+    let server = Server::start(&args, &[], port);
+    let http = reqwest::Client::new();
+    let mcp = format!("{base}/mcp");
+
+    // No token: 401 pointing at the protected resource metadata.
+    let resp = http
+        .post(&mcp)
+        .header("accept", "application/json, text/event-stream")
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(resp.status(), 401);
+    let challenge = resp
+        .headers()
+        .get("www-authenticate")
+        .and_then(|v| v.to_str().ok())
+        .expect("WWW-Authenticate")
+        .to_owned();
+    let prm = format!("{base}/.well-known/oauth-protected-resource/mcp");
+    assert!(
+        challenge.starts_with("Bearer ")
+            && challenge.contains(&format!("resource_metadata=\"{prm}\"")),
+        "{challenge}"
+    );
+    // A token that is not the issuer's is refused too.
+    let forged = http
+        .post(&mcp)
+        .bearer_auth("eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.")
+        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}))
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(forged.status(), 401);
+    let meta: Value = http
+        .get(&prm)
+        .send()
+        .await
+        .expect("metadata")
+        .json()
+        .await
+        .expect("metadata JSON");
+    assert_eq!(meta["resource"], mcp);
+    assert_eq!(meta["authorization_servers"], json!([issuer]));
+
+    // With the provider's token: the demo tools are listed first.
+    let mut client = McpClient {
+        http: http.clone(),
+        url: mcp.clone(),
+        token: access_token(&issuer, &mcp).await,
+        session: None,
+        received: Arc::new(Mutex::new(String::new())),
+    };
+    let init = client
+        .post(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"elicitation": {"form": {}, "url": {}}},
+            "clientInfo": {"name": "serve-web-e2e", "version": "0"}}}),
+        )
+        .await;
+    assert!(
+        init.iter().any(|m| m["id"] == 1 && m["result"].is_object()),
+        "{init:?}"
+    );
+    client
+        .post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    client.open_stream().await;
+    let list = client
+        .post(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+        .await;
+    let names: Vec<String> = list
+        .iter()
+        .find(|m| m["id"] == 2)
+        .and_then(|m| m["result"]["tools"].as_array())
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(
+        names[..3],
+        ["set_api_key", "connect_provider", "approve_purchase"]
+    );
+    assert!(names.iter().any(|n| n == "demo_form"), "{names:?}");
+
+    // set_api_key: -32042 with the connect page on the public URL.
+    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "set_api_key", "arguments": {}}});
+    let (id, url) = client.url_required(call.clone()).await;
+    assert!(
+        url.starts_with(&format!("{base}/connect?elicitationId=")),
+        "{url}"
+    );
+
+    // Another user signing in at the page is refused.
+    let mut mallory = Browser::new("mallory");
+    let page = mallory.open(&url).await;
+    assert_eq!(page.status, 403, "{}\n{}", page.body, server.log());
+
+    // The token's user signs in and enters the key.
+    let secret = format!("sk_serve_web_{}", std::process::id());
+    let mut browser = Browser::new("mcp-test-cc");
+    let page = browser.open(&url).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let csrf = hidden_value(&page.body, "csrf").expect("csrf field");
+    let done = browser
+        .submit(
+            &format!("{base}/connect/secret"),
+            &[("elicitationId", &id), ("csrf", &csrf), ("secret", &secret)],
+            &base,
+        )
+        .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    client.wait_for_completion(&id).await;
+    let retry = client.post(call).await;
+    let result = retry.iter().find(|m| m["id"] == 3).expect("response");
+    assert_eq!(result["result"]["isError"], false, "{result}");
+    assert!(result.to_string().contains("on file"), "{result}");
+
+    // approve_purchase: confirm on the page, the retry reports it.
+    let buy = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+        "params": {"name": "approve_purchase", "arguments": {"item": "Widget", "amount": "42.00 EUR"}}});
+    let (buy_id, buy_url) = client.url_required(buy.clone()).await;
+    let page = browser.open(&buy_url).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let csrf = hidden_value(&page.body, "csrf").expect("csrf");
+    let done = browser
+        .submit(
+            &format!("{base}/connect/confirm"),
+            &[
+                ("elicitationId", &buy_id),
+                ("csrf", &csrf),
+                ("decision", "confirm"),
+            ],
+            &base,
+        )
+        .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    client.wait_for_completion(&buy_id).await;
+    let retry = client.post(buy).await;
+    let result = retry.iter().find(|m| m["id"] == 4).expect("response");
+    assert!(
+        result
+            .to_string()
+            .contains("Approved: Buy Widget for 42.00 EUR"),
+        "{result}"
+    );
+
+    // connect_provider: third-party OAuth configured by --provider-config.
+    let connect = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "connect_provider", "arguments": {}}});
+    let (oauth_id, oauth_url) = client.url_required(connect.clone()).await;
+    let page = browser.open(&oauth_url).await;
+    let csrf = hidden_value(&page.body, "csrf").expect("csrf");
+    let done = browser
+        .submit(
+            &format!("{base}/connect/oauth"),
+            &[("elicitationId", &oauth_id), ("csrf", &csrf)],
+            &base,
+        )
+        .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    client.wait_for_completion(&oauth_id).await;
+    let retry = client.post(connect).await;
+    let result = retry.iter().find(|m| m["id"] == 5).expect("response");
+    assert!(
+        result.to_string().contains("account is connected"),
+        "{result}"
+    );
+
+    let received = client.received.lock().expect("lock").clone();
+    assert!(
+        !received.contains(&secret),
+        "the key reached the MCP client"
+    );
+    let log = server.log();
+    assert!(!log.contains(&secret), "the key was logged: {log}");
+    assert!(!log.contains(VAULT_KEY), "the vault key was logged");
+    assert!(
+        !log.contains("mcp-web-secret"),
+        "the client secret was logged"
+    );
+    assert!(log.contains("authorized by"), "{log}");
+}
+
+/// Runs `mcp-elicit serve ARGS` expecting it to refuse; returns its stderr.
+fn refused(args: &[&str], env: &[(&str, &str)]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_mcp-elicit"))
+        .arg("serve")
+        .args(args)
+        .env_remove("MCP_ELICIT_VAULT_KEY")
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run mcp-elicit serve");
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn unsafe_listening_configurations_are_refused_with_exit_2() {
+    let e = refused(&["--listen", "0.0.0.0:0", "--store", "memory"], &[]);
+    assert!(
+        e.contains("refusing to listen on 0.0.0.0:0") && e.contains("--issuer"),
+        "{e}"
+    );
+    // With an issuer but plain HTTP outside loopback (no TLS-terminating proxy named).
+    let key = [("MCP_ELICIT_VAULT_KEY", VAULT_KEY)];
+    let e = refused(
+        &["--listen", "0.0.0.0:0", "--issuer", "https://idp.example"],
+        &key,
+    );
+    assert!(e.contains("--public-url https://"), "{e}");
+    // An issuer needs a vault key, and a database for it.
+    let e = refused(
+        &["--listen", "127.0.0.1:0", "--issuer", "http://127.0.0.1:9"],
+        &[],
+    );
+    assert!(e.contains("vault key"), "{e}");
+    let e = refused(
+        &[
+            "--listen",
+            "127.0.0.1:0",
+            "--issuer",
+            "http://127.0.0.1:9",
+            "--store",
+            "memory",
+        ],
+        &key,
+    );
+    assert!(e.contains("database store"), "{e}");
+    let e = refused(&["--stdio", "--issuer", "http://127.0.0.1:9"], &key);
+    assert!(e.contains("--stdio cannot be combined"), "{e}");
+    // A vault key that is not a key is refused without being echoed.
+    let e = refused(
+        &["--listen", "127.0.0.1:0", "--issuer", "http://127.0.0.1:9"],
+        &[("MCP_ELICIT_VAULT_KEY", "hunter2-hunter2")],
+    );
+    assert!(!e.contains("hunter2"), "{e}");
+}
+
+/// Local mode (no issuer, loopback): the same demo tools work for the local OS user, the
+/// connect page signing the browser in as that user without any authorization server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn local_mode_serves_the_url_flows_for_the_local_user() {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let data = dir.path().join("data");
+    // The default store: state.db and vault.key in the data directory.
+    let args: Vec<String> = vec!["--listen".into(), format!("127.0.0.1:{port}")];
+    let data_env = data.display().to_string();
+    let server = Server::start(
+        &args,
+        &[("XDG_DATA_HOME", &data_env), ("USER", "local-tester")],
+        port,
+    );
+    let key_file = data.join("mcp-elicit").join("vault.key");
+    // The listener is bound (connections queue) before the start-up writes the key file.
+    let deadline = Instant::now() + WAIT;
+    while !key_file.is_file() {
+        assert!(
+            Instant::now() < deadline,
+            "no vault key file: {}",
+            server.log()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&key_file)
+            .expect("key file")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0, "the vault key file is private: {mode:o}");
+    }
+    let http = reqwest::Client::new();
+    // No authorization server to advertise in local mode.
+    let prm = http
+        .get(format!("{base}/.well-known/oauth-protected-resource/mcp"))
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(prm.status(), 404);
+
+    let mut client = McpClient {
+        http: http.clone(),
+        url: format!("{base}/mcp"),
+        token: String::new(),
+        session: None,
+        received: Arc::new(Mutex::new(String::new())),
+    };
+    client
+        .post(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"elicitation": {"form": {}, "url": {}}},
+            "clientInfo": {"name": "serve-local-e2e", "version": "0"}}}),
+        )
+        .await;
+    client
+        .post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    client.open_stream().await;
+
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "set_api_key", "arguments": {}}});
+    let (id, url) = client.url_required(call.clone()).await;
+    assert!(
+        url.starts_with(&format!("{base}/connect?elicitationId=")),
+        "{url}"
+    );
+    // A made-up id shows nothing (the id in the URL is the capability).
+    let mut browser = Browser::new("unused");
+    let guess = browser
+        .open(&format!("{base}/connect?elicitationId=0123456789abcdef"))
+        .await;
+    assert_eq!(guess.status, 404, "{}", guess.body);
+    let page = browser.open(&url).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("local-tester"), "{}", page.body);
+    let csrf = hidden_value(&page.body, "csrf").expect("csrf field");
+    let secret = format!("sk_local_{}", std::process::id());
+    // Another web site cannot post the form (Origin check), even with the token.
+    let evil = browser
+        .submit(
+            &format!("{base}/connect/secret"),
+            &[("elicitationId", &id), ("csrf", &csrf), ("secret", "evil")],
+            "http://evil.example",
+        )
+        .await;
+    assert_eq!(evil.status, 403, "{}", evil.body);
+    let done = browser
+        .submit(
+            &format!("{base}/connect/secret"),
+            &[("elicitationId", &id), ("csrf", &csrf), ("secret", &secret)],
+            &base,
+        )
+        .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    client.wait_for_completion(&id).await;
+    let retry = client.post(call).await;
+    let result = retry.iter().find(|m| m["id"] == 2).expect("response");
+    assert_eq!(result["result"]["isError"], false, "{result}");
+    assert!(result.to_string().contains("on file"), "{result}");
+
+    let buy = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "approve_purchase", "arguments": {"item": "Tea", "amount": "3 EUR"}}});
+    let (buy_id, buy_url) = client.url_required(buy.clone()).await;
+    let page = browser.open(&buy_url).await;
+    let csrf = hidden_value(&page.body, "csrf").expect("csrf");
+    let done = browser
+        .submit(
+            &format!("{base}/connect/confirm"),
+            &[
+                ("elicitationId", &buy_id),
+                ("csrf", &csrf),
+                ("decision", "cancel"),
+            ],
+            &base,
+        )
+        .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    client.wait_for_completion(&buy_id).await;
+    let retry = client.post(buy).await;
+    let result = retry.iter().find(|m| m["id"] == 3).expect("response");
+    assert!(
+        result
+            .to_string()
+            .contains("You cancelled: Buy Tea for 3 EUR"),
+        "{result}"
+    );
+    // No provider is configured in local mode: a clear error, not a page.
+    let connect = client
+        .post(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+            "params": {"name": "connect_provider", "arguments": {}}}))
+        .await;
+    let answer = connect.iter().find(|m| m["id"] == 4).expect("response");
+    assert!(
+        answer.to_string().contains("no third-party provider"),
+        "{answer}"
+    );
+
+    let received = client.received.lock().expect("lock").clone();
+    assert!(
+        !received.contains(&secret),
+        "the key reached the MCP client"
+    );
+    assert!(!server.log().contains(&secret), "the key was logged");
+}

@@ -1,0 +1,590 @@
+//! [`Elicitor`]: the elicitation API a tool, prompt or resource handler calls.
+
+use std::time::Duration;
+
+use mcp_elicit_core::lifecycle::{Event, State};
+use mcp_elicit_core::message::Capability;
+use mcp_elicit_core::message::{
+    Action, CreateResult, FormRequest, METHOD_CREATE, Mode, URL_ELICITATION_REQUIRED_MESSAGE,
+    UrlElicitationRequired, UrlRequest,
+};
+use mcp_elicit_core::schema::Schema;
+use mcp_elicit_core::validate::{Violations, validate};
+use rmcp::model::{CustomRequest, ProtocolVersion, ServerRequest};
+use rmcp::service::{PeerRequestOptions, RequestContext};
+use rmcp::{Peer, RoleServer, ServiceError};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use tokio_util::sync::CancellationToken;
+
+use crate::checks;
+use crate::error::{Error, ErrorKind};
+use crate::hub::{Elicitations, PendingGuard};
+use crate::id::ElicitationId;
+use crate::identity::{Principal, SessionKey};
+use crate::store::PendingElicitation;
+
+/// The answer to a form.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum FormOutcome<T> {
+    /// The user submitted content that satisfies the schema.
+    Accepted(T),
+    /// The user explicitly declined.
+    Declined,
+    /// The user dismissed the form without choosing.
+    Cancelled,
+}
+
+impl<T> FormOutcome<T> {
+    /// The wire action of this outcome.
+    pub fn action(&self) -> Action {
+        match self {
+            Self::Accepted(_) => Action::Accept,
+            Self::Declined => Action::Decline,
+            Self::Cancelled => Action::Cancel,
+        }
+    }
+}
+
+/// The answer to a URL-mode elicitation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum UrlOutcome {
+    /// The user consented to open the URL. This is consent, not completion: the
+    /// elicitation stays pending until [`Elicitations::complete`] (or it expires).
+    Accepted,
+    /// The user declined to open it.
+    Declined,
+    /// The user dismissed the request.
+    Cancelled,
+}
+
+/// One URL-mode elicitation to send or to list in a `-32042` error.
+#[derive(Debug, Clone)]
+pub struct UrlElicitation {
+    id: ElicitationId,
+    message: String,
+    url: String,
+}
+
+impl UrlElicitation {
+    /// An elicitation with a fresh id whose URL is built from it (so the page behind the
+    /// URL can find the elicitation, e.g. `https://mcp.example.com/connect?elicitationId={id}`).
+    pub fn new(
+        message: impl Into<String>,
+        url: impl FnOnce(&ElicitationId) -> String,
+    ) -> Result<Self, Error> {
+        let id = ElicitationId::generate()?;
+        let url = url(&id);
+        Ok(Self {
+            id,
+            message: message.into(),
+            url,
+        })
+    }
+
+    /// The id.
+    pub fn id(&self) -> &ElicitationId {
+        &self.id
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+
+    /// The URL as given (checked when sent).
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+/// The elicitation API for one request, bound to its user, its session and the client
+/// connection. Build it with [`SessionScope::elicitor`](crate::SessionScope::elicitor).
+///
+/// Every method checks before sending anything: the protocol revision, the client's
+/// declared modes, the schema (subset and secret-field lint) or the URL (server policy).
+/// Every wait ends: on the answer, on the timeout, when the tool call is cancelled, or
+/// when the client disconnects; no pending state is left behind except an accepted
+/// URL-mode elicitation waiting for its completion.
+#[derive(Debug, Clone)]
+pub struct Elicitor {
+    hub: Elicitations,
+    peer: Peer<RoleServer>,
+    ct: CancellationToken,
+    principal: Principal,
+    session: SessionKey,
+    capability: Capability,
+    protocol: Option<ProtocolVersion>,
+    form_timeout: Duration,
+    url_consent_timeout: Duration,
+    max_attempts: u32,
+}
+
+impl Elicitor {
+    pub(crate) fn new(
+        hub: Elicitations,
+        ctx: &RequestContext<RoleServer>,
+        principal: Principal,
+        session: SessionKey,
+        capability: Capability,
+    ) -> Self {
+        let config = hub.config().clone();
+        Self {
+            hub,
+            peer: ctx.peer.clone(),
+            ct: ctx.ct.clone(),
+            principal,
+            session,
+            capability,
+            protocol: ctx.protocol_version(),
+            form_timeout: config.form_timeout,
+            url_consent_timeout: config.url_consent_timeout,
+            max_attempts: config.max_attempts.max(1),
+        }
+    }
+
+    pub(crate) fn hub(&self) -> &Elicitations {
+        &self.hub
+    }
+
+    pub(crate) fn protocol(&self) -> Option<&ProtocolVersion> {
+        self.protocol.as_ref()
+    }
+
+    pub(crate) fn form_timeout(&self) -> Duration {
+        self.form_timeout
+    }
+
+    /// The user this request belongs to.
+    pub fn principal(&self) -> &Principal {
+        &self.principal
+    }
+
+    /// The session this request came on.
+    pub fn session(&self) -> &SessionKey {
+        &self.session
+    }
+
+    /// The modes the client declared.
+    pub fn capability(&self) -> Capability {
+        self.capability
+    }
+
+    /// Whether the client declared `mode`.
+    pub fn supports(&self, mode: Mode) -> bool {
+        self.capability.supports(mode)
+    }
+
+    /// Overrides the timeouts for this request.
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.form_timeout = timeout;
+        self.url_consent_timeout = timeout;
+        self
+    }
+
+    /// Overrides how many times a form is asked when the answer breaks the schema
+    /// (1 = no re-ask).
+    pub fn with_max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = attempts.max(1);
+        self
+    }
+
+    /// Asks for a form whose schema comes from the Rust type `T` and returns a `T`.
+    ///
+    /// The schema is derived with `schemars` and must fit the restricted subset; the
+    /// answer is validated against it, then deserialized.
+    pub async fn form<T>(&self, message: impl Into<String>) -> Result<FormOutcome<T>, Error>
+    where
+        T: schemars::JsonSchema + DeserializeOwned,
+    {
+        let schema = checks::schema_of::<T>()?;
+        match self.form_with_schema(message, &schema).await? {
+            FormOutcome::Accepted(content) => {
+                let value = Value::Object(content);
+                serde_json::from_value(value)
+                    .map(FormOutcome::Accepted)
+                    .map_err(|e| {
+                        Error::new(
+                            ErrorKind::Deserialize,
+                            format!(
+                                "the answer does not fit {}: {e}",
+                                std::any::type_name::<T>()
+                            ),
+                        )
+                    })
+            }
+            FormOutcome::Declined => Ok(FormOutcome::Declined),
+            FormOutcome::Cancelled => Ok(FormOutcome::Cancelled),
+        }
+    }
+
+    /// Asks for a form with `schema` and returns the validated content.
+    ///
+    /// Refused before sending ([`ErrorKind::SecretField`]) when the secret-field lint flags
+    /// the schema, and ([`ErrorKind::ModeNotSupported`]) when the client did not declare
+    /// form mode. An answer that breaks the schema is re-asked up to
+    /// [`with_max_attempts`](Elicitor::with_max_attempts) times, each time with the
+    /// message followed by the list of problems; after the last attempt it is an
+    /// [`ErrorKind::InvalidContent`] error listing every violation.
+    pub async fn form_with_schema(
+        &self,
+        message: impl Into<String>,
+        schema: &Schema,
+    ) -> Result<FormOutcome<Map<String, Value>>, Error> {
+        let message = message.into();
+        self.check_protocol()?;
+        self.require(Mode::Form)?;
+        let findings = checks::lint(schema, &self.hub.config().reviewed_not_secret);
+        if !findings.is_empty() {
+            return Err(Error::secret(findings));
+        }
+        let id = ElicitationId::generate()?;
+        let now = self.hub.inner.clock.now();
+        let record = PendingElicitation {
+            id: id.as_str().to_owned(),
+            principal: self.principal.clone(),
+            session: self.session.clone(),
+            mode: Mode::Form,
+            state: State::Pending,
+            message: message.clone(),
+            url: None,
+            created_at: now,
+            expires_at: deadline(now, self.form_timeout.saturating_mul(self.max_attempts)),
+        };
+        let guard = self.hub.register(record, self.peer.clone()).await?;
+        let result = self.form_rounds(&message, schema).await;
+        guard.forget().await;
+        result
+    }
+
+    async fn form_rounds(
+        &self,
+        message: &str,
+        schema: &Schema,
+    ) -> Result<FormOutcome<Map<String, Value>>, Error> {
+        let mut text = message.to_owned();
+        let mut attempt = 1;
+        loop {
+            let params = FormRequest::new(text.clone(), schema.clone()).to_value();
+            let reply = self.send(params, self.form_timeout).await?;
+            reply.check_for(Mode::Form).map_err(|e| {
+                Error::new(
+                    ErrorKind::MalformedReply,
+                    format!("the client's answer is malformed: {e}"),
+                )
+            })?;
+            match reply.action {
+                Action::Decline => return Ok(FormOutcome::Declined),
+                Action::Cancel => return Ok(FormOutcome::Cancelled),
+                Action::Accept => {
+                    let content = reply.content.unwrap_or_default();
+                    match validate(schema, &Value::Object(content.clone())) {
+                        Ok(()) => return Ok(FormOutcome::Accepted(content)),
+                        Err(violations) if attempt < self.max_attempts => {
+                            attempt += 1;
+                            text = reask_message(message, &violations);
+                        }
+                        Err(violations) => return Err(Error::invalid_content(violations)),
+                    }
+                }
+            }
+        }
+    }
+
+    /// Sends a URL-mode elicitation and returns the user's consent answer.
+    ///
+    /// Refused before sending when the client did not declare URL mode (see
+    /// [`Elicitor::url_fallback`] for what to do then) or when the server URL policy
+    /// refuses the URL (https only outside loopback, no userinfo, no credential-like
+    /// parameters). The elicitation is recorded as pending, bound to the user and the
+    /// session, before the request is sent; an accept leaves it pending until
+    /// [`Elicitations::complete`]; a decline, a cancel, a timeout, a cancelled call or a
+    /// disconnect removes it.
+    pub async fn url(&self, elicitation: &UrlElicitation) -> Result<UrlOutcome, Error> {
+        self.check_protocol()?;
+        self.require(Mode::Url)?;
+        let request = self.checked_request(elicitation)?;
+        let guard = self
+            .hub
+            .register(self.url_record(&request), self.peer.clone())
+            .await?;
+        let id = request.elicitation_id.clone();
+        let reply = match self
+            .send(request.to_value(), self.url_consent_timeout)
+            .await
+        {
+            Ok(reply) => reply,
+            Err(e) => {
+                guard.forget().await;
+                return Err(e);
+            }
+        };
+        if let Err(e) = reply.check_for(Mode::Url) {
+            guard.forget().await;
+            return Err(Error::new(
+                ErrorKind::MalformedReply,
+                format!("the client's answer is malformed: {e}"),
+            ));
+        }
+        match reply.action {
+            Action::Accept => {
+                guard.keep();
+                // The page may already have completed it (a fast user): that is fine.
+                if let Err(e) = self
+                    .hub
+                    .transition(&self.principal, &id, Event::Accept)
+                    .await
+                {
+                    tracing::debug!(elicitation_id = %id, error = %e, "accept after the elicitation finished");
+                }
+                Ok(UrlOutcome::Accepted)
+            }
+            Action::Decline => {
+                guard.forget().await;
+                Ok(UrlOutcome::Declined)
+            }
+            Action::Cancel => {
+                guard.forget().await;
+                Ok(UrlOutcome::Cancelled)
+            }
+        }
+    }
+
+    /// Builds the `-32042` `URLElicitationRequiredError` for `elicitations` (the only way
+    /// this crate makes one) and records each as pending, bound to the user and session,
+    /// so that [`Elicitations::complete`] later notifies this client.
+    ///
+    /// Always returns an [`Error`]: of kind [`ErrorKind::UrlElicitationRequired`] when
+    /// everything checked out (return it from the tool: it maps to code -32042 with
+    /// `data: {"elicitations": [...]}`), or the reason it could not be built (client
+    /// without URL mode, refused URL, empty list...).
+    pub async fn url_required(&self, elicitations: &[UrlElicitation]) -> Error {
+        match self.try_url_required(elicitations).await {
+            Ok(e) | Err(e) => e,
+        }
+    }
+
+    async fn try_url_required(&self, elicitations: &[UrlElicitation]) -> Result<Error, Error> {
+        self.require(Mode::Url)?;
+        let requests = elicitations
+            .iter()
+            .map(|e| self.checked_request(e))
+            .collect::<Result<Vec<_>, _>>()?;
+        let required = UrlElicitationRequired::new(requests.clone()).map_err(|e| {
+            Error::new(
+                ErrorKind::InvalidUrl,
+                format!("cannot build the -32042 error: {e}"),
+            )
+        })?;
+        let mut guards = Vec::with_capacity(requests.len());
+        for request in &requests {
+            match self
+                .hub
+                .register(self.url_record(request), self.peer.clone())
+                .await
+            {
+                Ok(guard) => guards.push(guard),
+                Err(e) => {
+                    for guard in guards {
+                        guard.forget().await;
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        guards.into_iter().for_each(PendingGuard::keep);
+        Ok(Error::required(
+            required,
+            URL_ELICITATION_REQUIRED_MESSAGE.to_owned(),
+        ))
+    }
+
+    /// What to tell the user when the client cannot do URL mode: a tool-result text
+    /// asking them to open the URL themselves, after checking it like [`Elicitor::url`].
+    ///
+    /// The elicitation is still recorded as pending for this user (so the page can find
+    /// and complete it), but no completion notification will be sent: the client did not
+    /// ask for them. Never fall back to a form for secrets: form mode MUST NOT carry them.
+    pub async fn url_fallback(&self, elicitation: &UrlElicitation) -> Result<String, Error> {
+        let request = self.checked_request(elicitation)?;
+        let host = url_host(&request.url);
+        self.hub
+            .register_without_peer(self.url_record(&request))
+            .await?;
+        Ok(format!(
+            "{}\n\nYour MCP client cannot open links for this server (it does not support URL-mode \
+             elicitation). To continue, open this address yourself in a web browser you trust, and \
+             check that it really is {host} before entering anything:\n\n{}\n\nThen run this request again. \
+             Never paste passwords, API keys or card numbers into the chat: they belong on that page only.",
+            request.message, request.url
+        ))
+    }
+
+    fn checked_request(&self, elicitation: &UrlElicitation) -> Result<UrlRequest, Error> {
+        let url = checks::server_url(&elicitation.url, self.hub.config().allow_loopback_http)?;
+        UrlRequest::new(elicitation.message.clone(), url, elicitation.id.as_str())
+            .map_err(|e| Error::core(ErrorKind::InvalidUrl, "the URL elicitation is invalid", e))
+    }
+
+    fn url_record(&self, request: &UrlRequest) -> PendingElicitation {
+        let now = self.hub.inner.clock.now();
+        PendingElicitation {
+            id: request.elicitation_id.clone(),
+            principal: self.principal.clone(),
+            session: self.session.clone(),
+            mode: Mode::Url,
+            state: State::Pending,
+            message: request.message.clone(),
+            url: Some(request.url.clone()),
+            created_at: now,
+            expires_at: deadline(now, self.hub.config().url_ttl),
+        }
+    }
+
+    fn check_protocol(&self) -> Result<(), Error> {
+        match &self.protocol {
+            Some(v) if v.as_str() >= ProtocolVersion::V_2026_07_28.as_str() => Err(Error::new(
+                ErrorKind::UnsupportedProtocol,
+                format!(
+                    "protocol {} does not allow elicitation/create requests from the server",
+                    v.as_str()
+                ),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn require(&self, mode: Mode) -> Result<(), Error> {
+        if self.capability.supports(mode) {
+            Ok(())
+        } else {
+            Err(Error::new(
+                ErrorKind::ModeNotSupported,
+                format!("the client did not declare {mode} mode elicitation; nothing was sent"),
+            ))
+        }
+    }
+
+    /// Sends `elicitation/create` with exactly `params` (as a custom request, so every
+    /// schema keyword, `pattern` included, reaches the client) and waits for the answer,
+    /// the timeout, the call's cancellation or the client's disconnection.
+    async fn send(&self, params: Value, timeout: Duration) -> Result<CreateResult, Error> {
+        let request = ServerRequest::CustomRequest(CustomRequest::new(METHOD_CREATE, Some(params)));
+        let mut handle = self
+            .peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+            .map_err(service_error)?;
+        enum Ended {
+            Answer(
+                Result<
+                    Result<rmcp::model::ClientResult, ServiceError>,
+                    tokio::sync::oneshot::error::RecvError,
+                >,
+            ),
+            Cancelled,
+            Timeout,
+        }
+        let ended = tokio::select! {
+            answer = &mut handle.rx => Ended::Answer(answer),
+            () = self.ct.cancelled() => Ended::Cancelled,
+            () = tokio::time::sleep(timeout) => Ended::Timeout,
+        };
+        match ended {
+            Ended::Answer(Ok(Ok(result))) => parse_result(&result),
+            Ended::Answer(Ok(Err(e))) => Err(service_error(e)),
+            Ended::Answer(Err(_)) => Err(disconnected()),
+            Ended::Cancelled => {
+                let _ = handle
+                    .cancel(Some("the tool call was cancelled".to_owned()))
+                    .await;
+                Err(Error::new(
+                    ErrorKind::Cancelled,
+                    "the tool call was cancelled; the elicitation was abandoned",
+                ))
+            }
+            Ended::Timeout => {
+                let _ = handle
+                    .cancel(Some("elicitation timed out".to_owned()))
+                    .await;
+                Err(Error::new(
+                    ErrorKind::Timeout,
+                    format!(
+                        "no answer within {} s; the request was cancelled",
+                        timeout.as_secs()
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+/// `now + ttl`, saturating instead of panicking on absurd configured durations.
+fn deadline(now: std::time::SystemTime, ttl: Duration) -> std::time::SystemTime {
+    now.checked_add(ttl)
+        .or_else(|| now.checked_add(Duration::from_secs(100 * 365 * 24 * 3600)))
+        .unwrap_or(now)
+}
+
+fn disconnected() -> Error {
+    Error::new(
+        ErrorKind::Disconnected,
+        "the client disconnected before answering",
+    )
+}
+
+fn service_error(e: ServiceError) -> Error {
+    match e {
+        ServiceError::McpError(data) => Error::client(data),
+        ServiceError::TransportClosed | ServiceError::TransportSend(_) => disconnected(),
+        ServiceError::Timeout { timeout } => Error::new(
+            ErrorKind::Timeout,
+            format!("no answer within {} s", timeout.as_secs()),
+        ),
+        ServiceError::Cancelled { reason } => Error::new(
+            ErrorKind::Cancelled,
+            format!(
+                "the request was cancelled: {}",
+                reason.unwrap_or_else(|| "no reason given".into())
+            ),
+        ),
+        other => Error::new(
+            ErrorKind::MalformedReply,
+            format!("unexpected answer: {other}"),
+        ),
+    }
+}
+
+fn parse_result(result: &rmcp::model::ClientResult) -> Result<CreateResult, Error> {
+    let value = serde_json::to_value(result).map_err(|e| {
+        Error::new(
+            ErrorKind::MalformedReply,
+            format!("the client's answer is not JSON: {e}"),
+        )
+    })?;
+    CreateResult::parse(&value).map_err(|e| {
+        Error::core(
+            ErrorKind::MalformedReply,
+            "the client's answer is malformed",
+            e,
+        )
+    })
+}
+
+fn reask_message(message: &str, violations: &Violations) -> String {
+    let mut text = format!("{message}\n\nYour previous answer was not accepted:");
+    for v in violations.iter() {
+        text.push_str("\n- ");
+        text.push_str(v.message());
+    }
+    text
+}
+
+fn url_host(url: &str) -> String {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_owned))
+        .unwrap_or_else(|| url.to_owned())
+}

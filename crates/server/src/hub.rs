@@ -1,0 +1,547 @@
+//! [`Elicitations`]: the server-wide registry of pending elicitations, its configuration,
+//! and completion; [`SessionScope`]: one client connection's view of it.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use mcp_elicit_core::danger::ReviewedNotSecret;
+use mcp_elicit_core::lifecycle::Event;
+use mcp_elicit_core::message::{Capability, CompleteNotification, METHOD_COMPLETE};
+use rmcp::model::{CustomNotification, ServerNotification};
+use rmcp::service::RequestContext;
+use rmcp::{Peer, RoleServer};
+
+use crate::elicitor::Elicitor;
+use crate::error::{Error, ErrorKind};
+use crate::id::ElicitationId;
+use crate::identity::{IdentityPolicy, Principal, SessionKey};
+use crate::store::{
+    Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
+};
+
+/// Settings of the elicitation API.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ElicitationConfig {
+    /// How the user of a request is found.
+    pub identity: IdentityPolicy,
+    /// How long a form waits for the user (default 10 minutes: humans are slow).
+    pub form_timeout: Duration,
+    /// How long a URL-mode request waits for the user's consent answer (default 10 minutes).
+    pub url_consent_timeout: Duration,
+    /// How long a URL-mode elicitation stays pending waiting for its out-of-band
+    /// completion (default 1 hour); swept afterwards.
+    pub url_ttl: Duration,
+    /// How many times a form is asked when the answer breaks the schema (default 1: no
+    /// re-ask). Each re-ask repeats the message followed by the violations.
+    pub max_attempts: u32,
+    /// Whether URL-mode URLs may be plain `http` on loopback hosts (default true, for
+    /// development); everything else must be `https`.
+    pub allow_loopback_http: bool,
+    /// Properties a reviewer checked are not secrets although the secret-field lint
+    /// flags them (each with its reason; see [`mcp_elicit_core::danger`]).
+    pub reviewed_not_secret: ReviewedNotSecret,
+    /// How many elicitations one user may have pending at once (default 32); more are
+    /// refused with [`ErrorKind::TooManyPending`].
+    pub max_pending_per_user: usize,
+}
+
+impl ElicitationConfig {
+    /// The defaults, with the given identity policy.
+    pub fn new(identity: IdentityPolicy) -> Self {
+        Self {
+            identity,
+            form_timeout: Duration::from_secs(10 * 60),
+            url_consent_timeout: Duration::from_secs(10 * 60),
+            url_ttl: Duration::from_secs(60 * 60),
+            max_attempts: 1,
+            allow_loopback_http: true,
+            reviewed_not_secret: ReviewedNotSecret::new(),
+            max_pending_per_user: 32,
+        }
+    }
+
+    /// Sets [`ElicitationConfig::form_timeout`] and [`ElicitationConfig::url_consent_timeout`].
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.form_timeout = timeout;
+        self.url_consent_timeout = timeout;
+        self
+    }
+
+    /// Sets [`ElicitationConfig::url_ttl`].
+    pub fn with_url_ttl(mut self, ttl: Duration) -> Self {
+        self.url_ttl = ttl;
+        self
+    }
+
+    /// Sets [`ElicitationConfig::max_pending_per_user`].
+    pub fn with_max_pending_per_user(mut self, max: usize) -> Self {
+        self.max_pending_per_user = max;
+        self
+    }
+
+    /// Sets [`ElicitationConfig::reviewed_not_secret`].
+    pub fn with_reviewed_not_secret(mut self, reviewed: ReviewedNotSecret) -> Self {
+        self.reviewed_not_secret = reviewed;
+        self
+    }
+
+    /// Sets [`ElicitationConfig::max_attempts`] (at least 1).
+    pub fn with_max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = attempts.max(1);
+        self
+    }
+}
+
+/// What [`Elicitations::complete`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Completion {
+    /// Whether `notifications/elicitation/complete` was sent to the originating client's
+    /// connection *by this node*. False when that connection is not held here (another
+    /// node holds it: publish a completion notice for [`Completion::session`] so that node
+    /// can call [`Elicitations::deliver_completion`]) or has gone away (the completion
+    /// still counts: the client's retry of its request is the recovery path).
+    pub notified: bool,
+    /// The client session the elicitation was sent on.
+    pub session: SessionKey,
+}
+
+/// A live connection an elicitation was sent on, and the session it belongs to.
+struct LocalPeer {
+    session: SessionKey,
+    peer: Peer<RoleServer>,
+}
+
+pub(crate) struct Inner {
+    pub(crate) config: ElicitationConfig,
+    pub(crate) store: Arc<dyn ElicitationStore>,
+    pub(crate) clock: Arc<dyn Clock>,
+    /// The connection each pending elicitation was sent on (live objects, not data).
+    peers: Mutex<HashMap<String, LocalPeer>>,
+}
+
+/// The server-wide elicitation registry. Cheap to clone; share one per server.
+///
+/// Holds the pending elicitations (in an [`ElicitationStore`]), the connection each was
+/// sent on, and the configuration. Tool handlers reach it through a [`SessionScope`];
+/// out-of-band code (the page behind a URL elicitation) calls
+/// [`Elicitations::complete`].
+#[derive(Clone)]
+pub struct Elicitations {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl fmt::Debug for Elicitations {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Elicitations")
+            .field("config", &self.inner.config)
+            .finish_non_exhaustive()
+    }
+}
+
+pub(crate) fn store_error(e: StoreError) -> Error {
+    match e {
+        StoreError::NotFound(id) => Error::new(
+            ErrorKind::UnknownElicitation,
+            format!(
+                "no pending elicitation {id} for this user (unknown, finished already, or expired)"
+            ),
+        ),
+        StoreError::InvalidTransition(m) => Error::new(ErrorKind::UnknownElicitation, m),
+        StoreError::QuotaExceeded { pending, max } => Error::new(
+            ErrorKind::TooManyPending,
+            format!(
+                "{pending} elicitations are already pending for this user (at most {max}); finish or wait for those first"
+            ),
+        ),
+        other => Error::new(ErrorKind::Store, other.to_string()),
+    }
+}
+
+impl Elicitations {
+    /// A registry with an in-memory store and the system clock.
+    pub fn new(config: ElicitationConfig) -> Self {
+        Self::with_store(config, Arc::new(MemoryStore::new()), Arc::new(SystemClock))
+    }
+
+    /// A registry over `store`, reading time from `clock`.
+    pub fn with_store(
+        config: ElicitationConfig,
+        store: Arc<dyn ElicitationStore>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                config,
+                store,
+                clock,
+                peers: Mutex::new(HashMap::new()),
+            }),
+        }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &ElicitationConfig {
+        &self.inner.config
+    }
+
+    /// A scope for one client connection: build it when the connection's handler is
+    /// built (rmcp calls the Streamable HTTP service factory once per session). When the
+    /// last clone is dropped, the connection's pending elicitations are forgotten.
+    pub fn scope(&self) -> Result<SessionScope, Error> {
+        let key = ElicitationId::generate()?;
+        Ok(SessionScope {
+            inner: Arc::new(ScopeInner {
+                hub: self.clone(),
+                key: SessionKey::connection(key.as_str()),
+            }),
+        })
+    }
+
+    fn peers(&self) -> MutexGuard<'_, HashMap<String, LocalPeer>> {
+        self.inner
+            .peers
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Records a pending elicitation and the connection it is sent on. The returned guard
+    /// forgets it again unless [`PendingGuard::keep`] is called, even when the tool's
+    /// future is dropped half-way (no pending state leaks).
+    pub(crate) async fn register(
+        &self,
+        record: PendingElicitation,
+        peer: Peer<RoleServer>,
+    ) -> Result<PendingGuard, Error> {
+        let id = record.id.clone();
+        let session = record.session.clone();
+        self.insert(record).await?;
+        self.peers().insert(id.clone(), LocalPeer { session, peer });
+        Ok(PendingGuard {
+            hub: self.clone(),
+            id,
+            armed: true,
+        })
+    }
+
+    /// Records an elicitation whose client cannot be notified (URL-mode fallback text).
+    pub(crate) async fn register_without_peer(
+        &self,
+        record: PendingElicitation,
+    ) -> Result<(), Error> {
+        self.insert(record).await
+    }
+
+    /// Stores a new elicitation, refused when the user already has the configured
+    /// maximum pending (bounded state per user, whatever a client keeps calling). The
+    /// check and the insert are one store operation
+    /// ([`ElicitationStore::insert_within_quota`]).
+    async fn insert(&self, record: PendingElicitation) -> Result<(), Error> {
+        let max = self.inner.config.max_pending_per_user;
+        self.inner
+            .store
+            .insert_within_quota(record, max)
+            .await
+            .map_err(store_error)
+    }
+
+    /// Forgets an elicitation (the server's own bookkeeping after a final answer).
+    pub(crate) async fn forget(&self, id: &str) {
+        self.peers().remove(id);
+        if let Err(e) = self.inner.store.remove(id).await {
+            tracing::warn!(elicitation_id = id, error = %e, "could not remove a finished elicitation");
+        }
+    }
+
+    pub(crate) async fn transition(
+        &self,
+        principal: &Principal,
+        id: &str,
+        event: Event,
+    ) -> Result<(), Error> {
+        let t = self
+            .inner
+            .store
+            .transition(principal, id, event)
+            .await
+            .map_err(store_error)?;
+        if t.removed {
+            self.peers().remove(id);
+        }
+        Ok(())
+    }
+
+    /// Marks the URL-mode elicitation `id` of `principal` completed and sends
+    /// `notifications/elicitation/complete` with exactly `{"elicitationId": id}` to the
+    /// client connection that received the elicitation, and to no other.
+    ///
+    /// At most once: completing an unknown, already-completed, expired or declined id, or
+    /// someone else's, is an [`ErrorKind::UnknownElicitation`] error and sends nothing.
+    /// `principal` must be the user verified by the out-of-band page (the phishing rule:
+    /// the user who completes must be the user who started).
+    ///
+    /// Record the outcome of the out-of-band flow (the token, the key, the "connected"
+    /// flag) *before* calling this: a client retries its request as soon as it hears of
+    /// the completion. When that bookkeeping depends on the completed record, use
+    /// [`Elicitations::record_completion`], then the bookkeeping, then
+    /// [`Elicitations::deliver_completion`] instead.
+    ///
+    /// [`Completion::notified`] is false when this node does not hold the connection:
+    /// with several nodes, publish a completion notice for [`Completion::session`] on a
+    /// bus, and let every node call [`Elicitations::deliver_completion`] with it.
+    pub async fn complete(&self, principal: &Principal, id: &str) -> Result<Completion, Error> {
+        let record = self.record_completion(principal, id).await?;
+        let notified = self.deliver_completion(id, &record.session).await;
+        Ok(Completion {
+            notified,
+            session: record.session,
+        })
+    }
+
+    /// The first half of [`Elicitations::complete`]: marks the URL-mode elicitation `id`
+    /// of `principal` completed in the store (at most once, across nodes sharing the
+    /// store) and returns the record as it was, without notifying anyone yet. Follow with
+    /// [`Elicitations::deliver_completion`] once the outcome is recorded.
+    pub async fn record_completion(
+        &self,
+        principal: &Principal,
+        id: &str,
+    ) -> Result<PendingElicitation, Error> {
+        let t = self
+            .inner
+            .store
+            .transition(principal, id, Event::Complete)
+            .await
+            .map_err(store_error)?;
+        tracing::debug!(elicitation_id = id, session = %t.before.session, "elicitation completed");
+        Ok(t.before)
+    }
+
+    /// Sends `notifications/elicitation/complete` for `id` to the connection on this node
+    /// that received the elicitation, if this node holds one *and* it belongs to
+    /// `session`; returns whether it was sent. Reads and changes no stored state: this is
+    /// what a node runs for each completion notice arriving from another node (the
+    /// completion was decided there, in the shared store).
+    ///
+    /// At most once per elicitation on this node: the connection is forgotten once
+    /// notified, so a repeated notice sends nothing. A notice naming another session (a
+    /// forged or stale one) sends nothing and leaves the connection registered.
+    pub async fn deliver_completion(&self, id: &str, session: &SessionKey) -> bool {
+        let peer = {
+            let mut peers = self.peers();
+            match peers.get(id) {
+                Some(local) if &local.session == session => peers.remove(id).map(|l| l.peer),
+                _ => None,
+            }
+        };
+        let Some(peer) = peer else {
+            return false;
+        };
+        if peer.is_transport_closed() {
+            return false;
+        }
+        let params = CompleteNotification::new(id).to_value();
+        let note = ServerNotification::CustomNotification(CustomNotification::new(
+            METHOD_COMPLETE,
+            Some(params),
+        ));
+        match peer.send_notification(note).await {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::info!(elicitation_id = id, error = %e, "completion notification not delivered");
+                false
+            }
+        }
+    }
+
+    /// Cancels the URL-mode elicitation `id` of `principal` (the user gave up or refused
+    /// on the out-of-band page). No notification is sent (the protocol has none).
+    pub async fn cancel(&self, principal: &Principal, id: &str) -> Result<(), Error> {
+        self.transition(principal, id, Event::Cancel).await
+    }
+
+    /// The pending elicitation `id` of `principal`, if any (what a connect page shows).
+    pub async fn get(
+        &self,
+        principal: &Principal,
+        id: &str,
+    ) -> Result<Option<PendingElicitation>, Error> {
+        self.inner
+            .store
+            .get(principal, id)
+            .await
+            .map_err(store_error)
+    }
+
+    /// The pending elicitations of `principal`.
+    pub async fn pending(&self, principal: &Principal) -> Result<Vec<PendingElicitation>, Error> {
+        self.inner.store.list(principal).await.map_err(store_error)
+    }
+
+    /// How many elicitations are pending, all users together.
+    pub async fn pending_count(&self) -> Result<usize, Error> {
+        self.inner.store.count().await.map_err(store_error)
+    }
+
+    /// Removes expired elicitations and those whose connection has closed. Returns how
+    /// many were removed. Call it periodically (the reference server does, every minute).
+    pub async fn sweep(&self) -> Result<usize, Error> {
+        let now = self.inner.clock.now();
+        let expired = self
+            .inner
+            .store
+            .sweep_expired(now)
+            .await
+            .map_err(store_error)?;
+        let mut removed = expired.len();
+        let closed: Vec<String> = {
+            let mut peers = self.peers();
+            for r in &expired {
+                peers.remove(&r.id);
+            }
+            peers
+                .iter()
+                .filter(|(_, p)| p.peer.is_transport_closed())
+                .map(|(id, _)| id.clone())
+                .collect()
+        };
+        for id in closed {
+            self.peers().remove(&id);
+            if matches!(self.inner.store.remove(&id).await, Ok(Some(_))) {
+                removed += 1;
+            }
+        }
+        Ok(removed)
+    }
+
+    async fn drop_session(&self, session: &SessionKey) {
+        match self.inner.store.remove_session(session).await {
+            Ok(records) => {
+                let mut peers = self.peers();
+                for r in records {
+                    peers.remove(&r.id);
+                }
+                // Completed elicitations whose notification was never delivered here.
+                peers.retain(|_, local| &local.session != session);
+            }
+            Err(e) => {
+                tracing::warn!(session = %session, error = %e, "could not forget a closed session")
+            }
+        }
+    }
+
+    pub(crate) fn capability_of(ctx: &RequestContext<RoleServer>) -> Capability {
+        let declared = ctx
+            .client_capabilities()
+            .and_then(|c| c.elicitation)
+            .and_then(|e| serde_json::to_value(e).ok());
+        Capability::from_value(declared.as_ref()).unwrap_or(Capability::NONE)
+    }
+}
+
+/// Forgets a registered elicitation when dropped, unless kept.
+pub(crate) struct PendingGuard {
+    hub: Elicitations,
+    id: String,
+    armed: bool,
+}
+
+impl PendingGuard {
+    /// Leaves the elicitation pending (an accepted or announced URL elicitation).
+    pub(crate) fn keep(mut self) {
+        self.armed = false;
+    }
+
+    /// Forgets the elicitation now.
+    pub(crate) async fn forget(mut self) {
+        self.armed = false;
+        self.hub.forget(&self.id).await;
+    }
+}
+
+impl Drop for PendingGuard {
+    fn drop(&mut self) {
+        if !self.armed {
+            return;
+        }
+        let hub = self.hub.clone();
+        let id = std::mem::take(&mut self.id);
+        hub.peers().remove(&id);
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            handle.spawn(async move { hub.forget(&id).await });
+        }
+    }
+}
+
+struct ScopeInner {
+    hub: Elicitations,
+    key: SessionKey,
+}
+
+impl Drop for ScopeInner {
+    fn drop(&mut self) {
+        let hub = self.hub.clone();
+        let key = self.key.clone();
+        if let Ok(handle) = tokio::runtime::Handle::try_current() {
+            handle.spawn(async move { hub.drop_session(&key).await });
+        }
+    }
+}
+
+/// One client connection's handle on the [`Elicitations`] registry; keep it in the
+/// connection's server handler and build an [`Elicitor`] per request with
+/// [`SessionScope::elicitor`].
+#[derive(Clone)]
+pub struct SessionScope {
+    inner: Arc<ScopeInner>,
+}
+
+impl fmt::Debug for SessionScope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SessionScope")
+            .field("key", &self.inner.key)
+            .finish()
+    }
+}
+
+impl SessionScope {
+    /// The registry.
+    pub fn hub(&self) -> &Elicitations {
+        &self.inner.hub
+    }
+
+    /// The connection's own key (used when the transport has no session id).
+    pub fn connection_key(&self) -> &SessionKey {
+        &self.inner.key
+    }
+
+    /// The elicitation API for the request `ctx` (a tool call, prompt or resource read):
+    /// resolves the user (never from anything the client sent), the session, and the
+    /// client's declared modes.
+    pub fn elicitor(&self, ctx: &RequestContext<RoleServer>) -> Result<Elicitor, Error> {
+        let hub = &self.inner.hub;
+        let principal = hub
+            .inner
+            .config
+            .identity
+            .resolve(&ctx.extensions)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorKind::NoIdentity,
+                    "the request carries no authenticated user, and no local user is configured",
+                )
+            })?;
+        let session =
+            SessionKey::from_http(&ctx.extensions).unwrap_or_else(|| self.inner.key.clone());
+        Ok(Elicitor::new(
+            hub.clone(),
+            ctx,
+            principal,
+            session,
+            Elicitations::capability_of(ctx),
+        ))
+    }
+}

@@ -1,0 +1,223 @@
+//! Streamable HTTP for the reference server: `/mcp` (stateful sessions, so a tool can
+//! elicit mid-call) and the demo completion page `/demo/complete`.
+//!
+//! The demo page stands for the out-of-band page of a real URL elicitation (issue 6 builds
+//! real pages). It is served on loopback only, and the user opening it is taken to be the
+//! local user the server runs for, which is why the server refuses non-loopback addresses
+//! until authorization exists: a real page MUST verify that whoever opens it is the user
+//! the elicitation was made for.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use axum::serve::ListenerExt;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use serde::Deserialize;
+use tokio_util::sync::CancellationToken;
+
+use super::Reference;
+use crate::identity::{IdentityPolicy, Principal};
+
+/// The MCP endpoint path.
+pub const MCP_PATH: &str = "/mcp";
+/// The demo completion page.
+pub const DEMO_COMPLETE_PATH: &str = "/demo/complete";
+
+/// The router: `/mcp` and the demo pages.
+pub fn router(reference: Reference, ct: CancellationToken) -> Router {
+    let factory_ref = reference.clone();
+    let service = StreamableHttpService::new(
+        move || factory_ref.handler().map_err(std::io::Error::other),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default().with_cancellation_token(ct),
+    );
+    Router::new()
+        .nest_service(MCP_PATH, service)
+        .route(DEMO_COMPLETE_PATH, get(demo_page).post(demo_complete))
+        .with_state(reference)
+}
+
+/// Serves the router on `listener` until `shutdown` resolves, sweeping expired and
+/// orphaned elicitations every minute.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    reference: Reference,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    serve_with(listener, reference, router, shutdown).await
+}
+
+/// [`serve`] with the application built by `app` from the reference server and the
+/// cancellation token its MCP sessions must stop on (for example [`router`] merged with
+/// other routes, or wrapped in an authentication layer).
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    reference: Reference,
+    app: impl FnOnce(Reference, CancellationToken) -> Router,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let ct = CancellationToken::new();
+    let sweeper = reference.spawn_sweeper(std::time::Duration::from_secs(60), ct.clone());
+    let app = app(reference, ct.child_token());
+    let stop = ct.clone();
+    // Small request/response exchanges (an SSE event per elicitation) must not wait for
+    // Nagle's algorithm and the peer's delayed ACK (~40 ms per call otherwise).
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY: {e}");
+        }
+    });
+    let result = axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            stop.cancel();
+        })
+        .await;
+    ct.cancel();
+    sweeper.abort();
+    result
+}
+
+/// Whether `addr` is a loopback address (the only kind the reference server binds for now).
+pub fn is_loopback(addr: &SocketAddr) -> bool {
+    addr.ip().is_loopback()
+}
+
+#[derive(Debug, Deserialize)]
+struct CompleteQuery {
+    #[serde(rename = "elicitationId")]
+    elicitation_id: Option<String>,
+}
+
+/// The local user the demo page acts for.
+fn page_user(reference: &Reference) -> Option<Principal> {
+    match &reference.hub().config().identity {
+        IdentityPolicy::LocalUser(p) => Some(p.clone()),
+        _ => None,
+    }
+}
+
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn page(status: StatusCode, title: &str, body: &str) -> Response {
+    let html = format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{t}</title></head>\
+         <body style=\"font-family:sans-serif;max-width:40em;margin:3em auto\"><h1>{t}</h1>{body}</body></html>",
+        t = escape(title)
+    );
+    let mut response = (status, Html(html)).into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-store"),
+    );
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        header::HeaderValue::from_static(
+            "default-src 'none'; form-action 'self'; frame-ancestors 'none'",
+        ),
+    );
+    headers.insert(
+        header::X_FRAME_OPTIONS,
+        header::HeaderValue::from_static("DENY"),
+    );
+    response
+}
+
+async fn demo_page(State(reference): State<Reference>, Query(q): Query<CompleteQuery>) -> Response {
+    let (Some(user), Some(id)) = (page_user(&reference), q.elicitation_id) else {
+        return page(
+            StatusCode::BAD_REQUEST,
+            "Nothing to do",
+            "<p>This page needs an elicitationId.</p>",
+        );
+    };
+    match reference.hub().get(&user, &id).await {
+        Ok(Some(pending)) => page(
+            StatusCode::OK,
+            "Finish the demo",
+            &format!(
+                "<p>{}</p><p>This stands for a real page (sign-in, payment, API key entry) that the MCP client \
+                 never sees.</p><form method=\"post\" action=\"{DEMO_COMPLETE_PATH}?elicitationId={}\">\
+                 <button type=\"submit\">Finish</button></form>",
+                escape(&pending.message),
+                escape(&id)
+            ),
+        ),
+        _ => page(
+            StatusCode::NOT_FOUND,
+            "Nothing to finish",
+            "<p>No pending elicitation with this id for you.</p>",
+        ),
+    }
+}
+
+/// Refuses cross-site form posts: an `Origin` header, when present, must name this host.
+fn same_origin(headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
+        return true;
+    };
+    let Some(host) = headers.get(header::HOST).and_then(|v| v.to_str().ok()) else {
+        return false;
+    };
+    origin
+        .strip_prefix("http://")
+        .or_else(|| origin.strip_prefix("https://"))
+        == Some(host)
+}
+
+async fn demo_complete(
+    State(reference): State<Reference>,
+    headers: HeaderMap,
+    Query(q): Query<CompleteQuery>,
+) -> Response {
+    if !same_origin(&headers) {
+        return page(
+            StatusCode::FORBIDDEN,
+            "Refused",
+            "<p>Cross-site request refused.</p>",
+        );
+    }
+    let (Some(user), Some(id)) = (page_user(&reference), q.elicitation_id) else {
+        return page(
+            StatusCode::BAD_REQUEST,
+            "Nothing to do",
+            "<p>This page needs an elicitationId.</p>",
+        );
+    };
+    match reference.complete_demo(&user, &id).await {
+        Ok(notified) => page(
+            StatusCode::OK,
+            "Done",
+            if notified {
+                "<p>Done. Your MCP client has been told; you can go back to it.</p>"
+            } else {
+                "<p>Done. Go back to your MCP client and try again.</p>"
+            },
+        ),
+        Err(e) => page(
+            StatusCode::NOT_FOUND,
+            "Nothing to finish",
+            &format!("<p>{}</p>", escape(e.message())),
+        ),
+    }
+}

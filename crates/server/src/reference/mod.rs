@@ -1,0 +1,403 @@
+//! The reference server behind `mcp-elicit serve`: demo tools that exercise every field
+//! kind, both modes, decline and cancel, `-32042` and completion, plus (with
+//! `conformance`) the tools the official conformance suite calls.
+//!
+//! [`Reference`] is the server-wide part (the [`Elicitations`] registry, options, who has
+//! finished the connect demo); [`Reference::handler`] builds one [`ReferenceServer`] per
+//! client connection. [`http`] serves it over Streamable HTTP with the demo completion
+//! page; [`serve_stdio`] over stdin/stdout.
+
+mod conformance;
+pub mod http;
+mod schemas;
+mod state;
+mod suite;
+mod tools;
+
+pub use state::{DemoPurpose, DemoState, MemoryDemoState};
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::Duration;
+
+#[allow(deprecated)]
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorCode,
+    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, RequestStateCodec,
+    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
+    UnsubscribeRequestParams,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use tokio_util::sync::CancellationToken;
+
+use crate::error::{Error, ErrorKind};
+use crate::hub::{Elicitations, SessionScope};
+use crate::identity::Principal;
+
+/// Options of the reference server.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ReferenceOptions {
+    /// Also expose the conformance suite's tools.
+    pub conformance: bool,
+    /// Where the demo pages are served (`http://127.0.0.1:8391`), used to build the URLs
+    /// of URL-mode elicitations.
+    pub demo_base_url: String,
+}
+
+impl ReferenceOptions {
+    /// Options with the demo pages at `demo_base_url`.
+    pub fn new(demo_base_url: impl Into<String>) -> Self {
+        Self {
+            conformance: false,
+            demo_base_url: demo_base_url.into(),
+        }
+    }
+
+    /// Turns the conformance tools on or off.
+    pub fn with_conformance(mut self, on: bool) -> Self {
+        self.conformance = on;
+        self
+    }
+}
+
+struct Shared {
+    hub: Elicitations,
+    /// Seals the `requestState` of 2026-07-28 input-required rounds (random per process).
+    codec: RequestStateCodec,
+    options: ReferenceOptions,
+    /// Users who completed the connect demo's URL elicitation.
+    state: Arc<dyn DemoState>,
+}
+
+/// The server-wide state of the reference server. Cheap to clone.
+#[derive(Clone)]
+pub struct Reference {
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for Reference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reference")
+            .field("options", &self.shared.options)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Reference {
+    /// A reference server over `hub`, with a fresh random key (256 bits, from the
+    /// thread-local CSPRNG seeded by the OS) for sealing request state.
+    pub fn new(hub: Elicitations, options: ReferenceOptions) -> Self {
+        Self::with_state(hub, options, Arc::new(MemoryDemoState::new()))
+    }
+
+    /// [`Reference::new`] remembering connected users in `state` (a durable one keeps
+    /// them across restarts, like the pending elicitations in a durable store).
+    pub fn with_state(
+        hub: Elicitations,
+        options: ReferenceOptions,
+        state: Arc<dyn DemoState>,
+    ) -> Self {
+        let mut key = [0u8; 32];
+        rand::RngCore::fill_bytes(&mut rand::rng(), &mut key);
+        let codec = RequestStateCodec::new_unchecked(key.to_vec());
+        Self {
+            shared: Arc::new(Shared {
+                hub,
+                codec,
+                options,
+                state,
+            }),
+        }
+    }
+
+    pub(crate) fn codec(&self) -> &RequestStateCodec {
+        &self.shared.codec
+    }
+
+    /// The registry.
+    pub fn hub(&self) -> &Elicitations {
+        &self.shared.hub
+    }
+
+    /// The options.
+    pub fn options(&self) -> &ReferenceOptions {
+        &self.shared.options
+    }
+
+    /// The handler for one client connection.
+    pub fn handler(&self) -> Result<ReferenceServer, Error> {
+        Ok(ReferenceServer {
+            scope: self.shared.hub.scope()?,
+            reference: self.clone(),
+        })
+    }
+
+    /// Completes a demo URL elicitation for `principal` (what the demo page does);
+    /// returns whether this process notified the client.
+    ///
+    /// The outcome is recorded before the client hears of it: the elicitation is marked
+    /// completed in the store (at most once), then, for a `connect_demo` elicitation
+    /// only, the user is marked connected, and only then is the completion notification
+    /// sent. A client that retries the moment it is notified finds the user connected.
+    pub async fn complete_demo(
+        &self,
+        principal: &Principal,
+        elicitation_id: &str,
+    ) -> Result<bool, Error> {
+        let hub = &self.shared.hub;
+        let record = hub.record_completion(principal, elicitation_id).await?;
+        if DemoPurpose::of_url(record.url.as_deref()) == DemoPurpose::Connect {
+            self.shared
+                .state
+                .mark_connected(principal)
+                .await
+                .map_err(|e| {
+                    Error::new(
+                        ErrorKind::Store,
+                        format!("the elicitation completed, but the connection could not be recorded: {e}"),
+                    )
+                })?;
+        }
+        Ok(hub
+            .deliver_completion(elicitation_id, &record.session)
+            .await)
+    }
+
+    /// Whether `principal` finished the connect demo.
+    pub async fn is_connected(&self, principal: &Principal) -> Result<bool, Error> {
+        self.shared
+            .state
+            .is_connected(principal)
+            .await
+            .map_err(|e| {
+                Error::new(
+                    ErrorKind::Store,
+                    format!("cannot read the connect demo's state: {e}"),
+                )
+            })
+    }
+
+    /// Sweeps expired and orphaned elicitations every `period` until `ct` is cancelled.
+    pub fn spawn_sweeper(
+        &self,
+        period: Duration,
+        ct: CancellationToken,
+    ) -> tokio::task::JoinHandle<()> {
+        let hub = self.shared.hub.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(period);
+            loop {
+                tokio::select! {
+                    () = ct.cancelled() => break,
+                    _ = tick.tick() => match hub.sweep().await {
+                        Ok(0) => {}
+                        Ok(n) => tracing::info!(removed = n, "swept pending elicitations"),
+                        Err(e) => tracing::warn!(error = %e, "sweep failed"),
+                    },
+                }
+            }
+        })
+    }
+}
+
+/// Serves one client on stdin/stdout until it disconnects.
+pub async fn serve_stdio(
+    reference: &Reference,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
+    let handler = reference.handler()?;
+    let running = handler.serve(rmcp::transport::stdio()).await?;
+    running.waiting().await?;
+    Ok(())
+}
+
+/// The reference server's handler for one client connection.
+pub struct ReferenceServer {
+    scope: SessionScope,
+    reference: Reference,
+}
+
+impl std::fmt::Debug for ReferenceServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ReferenceServer")
+            .field("scope", &self.scope)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ReferenceServer {
+    fn conformance(&self) -> bool {
+        self.reference.shared.options.conformance
+    }
+
+    fn tools(&self) -> Vec<Tool> {
+        let mut list = tools::definitions();
+        if self.conformance() {
+            list.extend(conformance::definitions());
+            list.extend(suite::tool_definitions());
+        }
+        list
+    }
+
+    /// The suite fixtures exist only with `conformance`; otherwise the method is unknown.
+    fn suite<T>(
+        &self,
+        method: &'static str,
+        f: impl FnOnce() -> Result<T, ErrorData>,
+    ) -> Result<T, ErrorData> {
+        if self.conformance() {
+            f()
+        } else {
+            Err(ErrorData::new(ErrorCode::METHOD_NOT_FOUND, method, None))
+        }
+    }
+}
+
+// Logging and resource subscriptions are deprecated in the 2026 revision; the 2025-11-25
+// conformance suite still exercises them.
+#[allow(deprecated)]
+impl ServerHandler for ReferenceServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = if self.conformance() {
+            serde_json::json!({"tools": {}, "prompts": {}, "resources": {"subscribe": true}, "logging": {}, "completions": {}})
+        } else {
+            serde_json::json!({"tools": {}})
+        };
+        let capabilities: ServerCapabilities =
+            serde_json::from_value(capabilities).unwrap_or_default();
+        ServerConfig::new(capabilities)
+            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+            .with_server_info(
+                Implementation::new("mcp-elicit-reference", env!("CARGO_PKG_VERSION")).with_title("mcp-elicit reference server"),
+            )
+            .with_instructions(
+                "Demo tools for MCP elicitation: demo_form (every field kind), demo_profile (a typed form), \
+                 demo_secret (a form the server refuses to send), demo_url (URL mode), connect_demo (-32042 \
+                 until you finish a URL elicitation).",
+            )
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        // Up to 2025-11-25 forms travel as elicitation/create mid-call; on 2026-07-28 the
+        // conformance tools use input-required rounds (the demo tools answer that URL mode,
+        // -32042 and completion do not exist there).
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools().into_iter().find(|t| t.name == name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = request.arguments.clone().unwrap_or_default();
+        if let Some(result) =
+            tools::call(&self.scope, &self.reference, &request.name, &args, &context).await
+        {
+            return result.map(CallToolResponse::from);
+        }
+        if self.conformance() {
+            if let Some(result) =
+                conformance::call(&self.scope, &self.reference, &request, &args, &context).await
+            {
+                return result;
+            }
+            if let Some(result) = suite::call(&request.name, &args, &context).await {
+                return result.map(CallToolResponse::from);
+            }
+        }
+        Err(ErrorData::invalid_params(
+            format!("unknown tool {:?}", request.name),
+            None,
+        ))
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.suite("prompts/list", suite::list_prompts)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let args = request.arguments.unwrap_or_default();
+        self.suite("prompts/get", || suite::get_prompt(&request.name, &args))
+            .map(GetPromptResponse::from)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.suite("resources/list", suite::list_resources)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.suite("resources/templates/list", suite::list_resource_templates)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        self.suite("resources/read", || suite::read_resource(&request.uri))
+            .map(ReadResourceResponse::from)
+    }
+
+    async fn subscribe(
+        &self,
+        _request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.suite("resources/subscribe", || Ok(()))
+    }
+
+    async fn unsubscribe(
+        &self,
+        _request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.suite("resources/unsubscribe", || Ok(()))
+    }
+
+    async fn set_level(
+        &self,
+        _request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.suite("logging/setLevel", || Ok(()))
+    }
+
+    async fn complete(
+        &self,
+        _request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.suite("completion/complete", suite::complete)
+    }
+}

@@ -1,0 +1,178 @@
+//! Where pending elicitations live: the [`ElicitationStore`] trait and a [`Clock`].
+//!
+//! The store holds plain data ([`PendingElicitation`]), so a durable SQLite or Postgres
+//! store (`mcp-elicit-store`) fits behind the same trait. The live connection a
+//! completion notification must reach is not data; [`Elicitations`](crate::Elicitations)
+//! keeps it in memory beside the store (with several server nodes, route a session's
+//! requests to one node and relay completions to it with
+//! [`Elicitations::deliver_completion`](crate::Elicitations::deliver_completion)).
+//!
+//! Records are keyed by the elicitation id and owned by a (user, session) pair: every
+//! lookup names the user, and a record of another user is reported as not found.
+
+mod memory;
+
+use std::time::SystemTime;
+
+use futures::future::BoxFuture;
+use mcp_elicit_core::lifecycle::{Event, State};
+use mcp_elicit_core::message::Mode;
+
+pub use memory::MemoryStore;
+
+use crate::identity::{Principal, SessionKey};
+
+/// A source of the current time, passed in so tests and sweeps control it.
+pub trait Clock: Send + Sync + 'static {
+    /// Now.
+    fn now(&self) -> SystemTime;
+}
+
+/// The system clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> SystemTime {
+        SystemTime::now()
+    }
+}
+
+/// One elicitation the server is waiting on.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PendingElicitation {
+    /// The id (for URL mode, the `elicitationId` sent to the client).
+    pub id: String,
+    /// The user it is bound to.
+    pub principal: Principal,
+    /// The client session it was sent on.
+    pub session: SessionKey,
+    /// Form or URL.
+    pub mode: Mode,
+    /// Where it stands (never terminal while stored).
+    pub state: State,
+    /// The message shown to the user.
+    pub message: String,
+    /// The URL (URL mode).
+    pub url: Option<String>,
+    /// When it was created.
+    pub created_at: SystemTime,
+    /// When it expires.
+    pub expires_at: SystemTime,
+}
+
+/// A store failure.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// An elicitation with this id already exists.
+    #[error("an elicitation with id {0} already exists")]
+    Duplicate(String),
+    /// No elicitation with this id for this user.
+    #[error("no pending elicitation {0} for this user")]
+    NotFound(String),
+    /// The lifecycle forbids the event in the current state.
+    #[error("{0}")]
+    InvalidTransition(String),
+    /// The user already has `max` pending elicitations (see
+    /// [`ElicitationStore::insert_within_quota`]).
+    #[error("{pending} elicitations are already pending for this user (at most {max})")]
+    QuotaExceeded {
+        /// How many the user has pending.
+        pending: usize,
+        /// The configured maximum.
+        max: usize,
+    },
+    /// The backend failed.
+    #[error("store backend failure: {0}")]
+    Backend(String),
+}
+
+/// The outcome of [`ElicitationStore::transition`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transition {
+    /// The record as it was before the event.
+    pub before: PendingElicitation,
+    /// The state after the event.
+    pub state: State,
+    /// Whether the record was removed (the new state is terminal).
+    pub removed: bool,
+}
+
+/// Persistent pending-elicitation state.
+///
+/// Implementations must make [`ElicitationStore::transition`] atomic: two concurrent
+/// `Complete` events for one id must give one success and one error (that is what
+/// makes completion notifications at-most-once).
+pub trait ElicitationStore: Send + Sync + 'static {
+    /// Adds a record; [`StoreError::Duplicate`] if the id exists.
+    fn insert(&self, record: PendingElicitation) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Adds a record unless its user already has `max` records
+    /// ([`StoreError::QuotaExceeded`]); [`StoreError::Duplicate`] if the id exists.
+    ///
+    /// The default counts with [`list`](ElicitationStore::list) and then inserts: two
+    /// concurrent inserts for one user can both pass the check, so a user can end up with
+    /// up to `max + (concurrent inserts - 1)` records. That keeps state bounded per user
+    /// (the purpose of the cap) but is not exact. [`MemoryStore`] overrides it with a
+    /// check and insert under one lock (exact); a SQL store can override it with one
+    /// conditional `INSERT ... SELECT ... WHERE (SELECT COUNT(*) ...) < max` (exact on
+    /// SQLite, whose writers are serialized; on PostgreSQL only under `SERIALIZABLE` or
+    /// a per-user advisory lock).
+    fn insert_within_quota(
+        &self,
+        record: PendingElicitation,
+        max: usize,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        Box::pin(async move {
+            let pending = self.list(&record.principal).await?.len();
+            if pending >= max {
+                return Err(StoreError::QuotaExceeded { pending, max });
+            }
+            self.insert(record).await
+        })
+    }
+
+    /// The record with `id` owned by `principal`.
+    fn get<'a>(
+        &'a self,
+        principal: &'a Principal,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<PendingElicitation>, StoreError>>;
+
+    /// Applies a lifecycle event to the record with `id` owned by `principal`, atomically;
+    /// removes it when the new state is terminal for its mode.
+    fn transition<'a>(
+        &'a self,
+        principal: &'a Principal,
+        id: &'a str,
+        event: Event,
+    ) -> BoxFuture<'a, Result<Transition, StoreError>>;
+
+    /// Removes the record with `id`, whoever owns it (the server's own bookkeeping).
+    fn remove<'a>(
+        &'a self,
+        id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<PendingElicitation>, StoreError>>;
+
+    /// Removes every record of a session (the session ended).
+    fn remove_session<'a>(
+        &'a self,
+        session: &'a SessionKey,
+    ) -> BoxFuture<'a, Result<Vec<PendingElicitation>, StoreError>>;
+
+    /// Removes and returns the records that expired at `now`.
+    fn sweep_expired(
+        &self,
+        now: SystemTime,
+    ) -> BoxFuture<'_, Result<Vec<PendingElicitation>, StoreError>>;
+
+    /// The records of one user (for a "pending connections" page, and for tests).
+    fn list<'a>(
+        &'a self,
+        principal: &'a Principal,
+    ) -> BoxFuture<'a, Result<Vec<PendingElicitation>, StoreError>>;
+
+    /// How many records are stored.
+    fn count(&self) -> BoxFuture<'_, Result<usize, StoreError>>;
+}

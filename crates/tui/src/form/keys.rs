@@ -1,0 +1,221 @@
+//! Key handling of the form screen.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use tui_input::InputRequest;
+
+use super::field::FieldInput;
+use super::{Button, Focus, FormOutcome, FormState, FormStep};
+use crate::keys::{ctrl, is_cancel, is_press};
+
+impl FormState {
+    /// Handles one key. Returns the outcome when the form is finished.
+    ///
+    /// Everywhere: Esc or Ctrl-C cancels; Ctrl-D declines (elicitations only).
+    /// Edit step: Tab/Shift-Tab move between fields, Up/Down between every control,
+    /// typing edits text, Space/Enter toggle and select, Backspace/Delete clear a choice,
+    /// Ctrl-S (or the Submit button) validates and opens the review step.
+    /// Review step: Enter or Ctrl-S sends, Backspace/E/Left goes back to editing,
+    /// Up/Down/PageUp/PageDown scroll.
+    pub fn handle_key(&mut self, key: KeyEvent) -> Option<FormOutcome> {
+        if !is_press(&key) {
+            return None;
+        }
+        if is_cancel(&key) {
+            return Some(FormOutcome::Cancel);
+        }
+        if ctrl(&key, 'd') && self.can_decline() {
+            return Some(self.decline());
+        }
+        if ctrl(&key, 't') && self.can_decline() {
+            self.stop_asking = !self.stop_asking;
+            return None;
+        }
+        match self.step {
+            FormStep::Edit => self.edit_key(key),
+            FormStep::Review => self.review_key(key),
+        }
+    }
+
+    fn review_key(&mut self, key: KeyEvent) -> Option<FormOutcome> {
+        match key.code {
+            KeyCode::Enter => return self.accept(),
+            _ if ctrl(&key, 's') => return self.accept(),
+            KeyCode::Backspace | KeyCode::Left | KeyCode::BackTab => self.step = FormStep::Edit,
+            KeyCode::Char('e' | 'E') if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.step = FormStep::Edit;
+            }
+            KeyCode::Up => self.review_scroll = self.review_scroll.saturating_sub(1),
+            KeyCode::Down => self.review_scroll = self.review_scroll.saturating_add(1),
+            KeyCode::PageUp => self.review_scroll = self.review_scroll.saturating_sub(10),
+            KeyCode::PageDown => self.review_scroll = self.review_scroll.saturating_add(10),
+            KeyCode::Home => self.review_scroll = 0,
+            _ => {}
+        }
+        None
+    }
+
+    fn edit_key(&mut self, key: KeyEvent) -> Option<FormOutcome> {
+        if ctrl(&key, 's') {
+            self.try_review();
+            return None;
+        }
+        match key.code {
+            KeyCode::Tab => self.move_field(true),
+            KeyCode::BackTab => self.move_field(false),
+            KeyCode::Down => self.move_stop(true),
+            KeyCode::Up => self.move_stop(false),
+            KeyCode::PageDown => (0..5).for_each(|_| self.move_stop(true)),
+            KeyCode::PageUp => (0..5).for_each(|_| self.move_stop(false)),
+            _ => return self.control_key(key),
+        }
+        None
+    }
+
+    /// A key for the focused control.
+    fn control_key(&mut self, key: KeyEvent) -> Option<FormOutcome> {
+        let (index, option) = match self.focus {
+            Focus::Button(b) => {
+                if matches!(key.code, KeyCode::Enter | KeyCode::Char(' ')) {
+                    return self.press_button(b);
+                }
+                if matches!(key.code, KeyCode::Left | KeyCode::Right) {
+                    self.move_stop(key.code == KeyCode::Right);
+                }
+                return None;
+            }
+            Focus::Field { field, option } => (field, option),
+        };
+        let field = self.fields.get_mut(index)?;
+        let plain = !key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        match &field.input {
+            FieldInput::Text(_) | FieldInput::Number { .. } => {
+                if key.code == KeyCode::Enter {
+                    self.move_field(true);
+                } else if let Some(req) = input_request(&key) {
+                    field.edit(req);
+                }
+            }
+            FieldInput::Boolean(_) => match key.code {
+                KeyCode::Char(' ') | KeyCode::Enter => {
+                    field.activate(0);
+                }
+                KeyCode::Char('y' | 'Y') if plain => {
+                    field.set_bool(true);
+                }
+                KeyCode::Char('n' | 'N') if plain => {
+                    field.set_bool(false);
+                }
+                KeyCode::Backspace | KeyCode::Delete => {
+                    field.clear_choice();
+                }
+                _ => {}
+            },
+            FieldInput::Single { .. } | FieldInput::Multi { .. } => match key.code {
+                KeyCode::Char(' ') | KeyCode::Enter => {
+                    field.activate(option);
+                }
+                KeyCode::Backspace | KeyCode::Delete => {
+                    field.clear_choice();
+                }
+                _ => {}
+            },
+        }
+        None
+    }
+
+    fn press_button(&mut self, b: Button) -> Option<FormOutcome> {
+        match b {
+            Button::Submit => {
+                self.try_review();
+                None
+            }
+            Button::Decline => Some(self.decline()),
+            Button::Cancel => Some(FormOutcome::Cancel),
+        }
+    }
+
+    /// Decline, or stop asking when the toggle is on.
+    fn decline(&self) -> FormOutcome {
+        if self.stop_asking {
+            FormOutcome::StopAsking
+        } else {
+            FormOutcome::Decline
+        }
+    }
+
+    /// Moves to the next/previous focus stop (every option and button), wrapping.
+    fn move_stop(&mut self, forward: bool) {
+        let stops = self.stops();
+        let at = stops.iter().position(|s| *s == self.focus).unwrap_or(0);
+        let n = stops.len();
+        let next = if forward {
+            (at + 1) % n
+        } else {
+            (at + n - 1) % n
+        };
+        self.set_focus(stops[next]);
+    }
+
+    /// Moves to the first stop of the next/previous field or button, wrapping.
+    fn move_field(&mut self, forward: bool) {
+        let stops: Vec<_> = self
+            .stops()
+            .into_iter()
+            .filter(|s| matches!(s, Focus::Button(_) | Focus::Field { option: 0, .. }))
+            .collect();
+        let current = match self.focus {
+            Focus::Field { field, .. } => Focus::Field { field, option: 0 },
+            b => b,
+        };
+        let at = stops.iter().position(|s| *s == current).unwrap_or(0);
+        let n = stops.len();
+        let next = if forward {
+            (at + 1) % n
+        } else {
+            (at + n - 1) % n
+        };
+        self.set_focus(stops[next]);
+    }
+
+    /// Moves focus, marking the field being left as touched so its errors show.
+    fn set_focus(&mut self, to: Focus) {
+        if let Some(i) = self.focused_field()
+            && Some(i)
+                != match to {
+                    Focus::Field { field, .. } => Some(field),
+                    Focus::Button(_) => None,
+                }
+            && let Some(f) = self.fields.get_mut(i)
+        {
+            f.touched = true;
+        }
+        self.focus = to;
+    }
+}
+
+/// The text-editing request for a key in a text or number input.
+fn input_request(key: &KeyEvent) -> Option<InputRequest> {
+    use InputRequest::*;
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    let alt = key.modifiers.contains(KeyModifiers::ALT);
+    Some(match key.code {
+        KeyCode::Char(c) if !ctrl && !alt => InsertChar(c),
+        KeyCode::Char('a') if ctrl => GoToStart,
+        KeyCode::Char('e') if ctrl => GoToEnd,
+        KeyCode::Char('u') if ctrl => DeleteLine,
+        KeyCode::Char('k') if ctrl => DeleteTillEnd,
+        KeyCode::Char('w') if ctrl => DeletePrevWord,
+        KeyCode::Backspace if ctrl || alt => DeletePrevWord,
+        KeyCode::Backspace => DeletePrevChar,
+        KeyCode::Delete => DeleteNextChar,
+        KeyCode::Left if ctrl => GoToPrevWord,
+        KeyCode::Right if ctrl => GoToNextWord,
+        KeyCode::Left => GoToPrevChar,
+        KeyCode::Right => GoToNextChar,
+        KeyCode::Home => GoToStart,
+        KeyCode::End => GoToEnd,
+        _ => return None,
+    })
+}

@@ -1,0 +1,252 @@
+//! The async driver: connects, then runs the screen loop until the user quits, feeding
+//! the [`App`] terminal keys, client requests, call results and clock ticks.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use mcp_elicit_client::rmcp::model::CallToolRequestParams;
+use mcp_elicit_client::rmcp::service::{Peer, RoleClient};
+use mcp_elicit_client::{
+    CallError, Config, ElicitationClient, ServerTarget, SystemBrowser, TransportIdentity, UrlOpener,
+};
+use mcp_elicit_core::message::Capability;
+use ratatui::Terminal;
+use ratatui::backend::Backend;
+use ratatui::crossterm::event::{self, Event};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use super::app::{App, Effect};
+use super::bridge::{TuiUi, UiRequest};
+use super::{child, convert};
+use crate::terminal::{self, TerminalSession};
+
+/// How the host connects and what it declares.
+#[derive(Debug, Clone)]
+pub struct HostOptions {
+    /// The elicitation modes to declare (form, URL or both).
+    pub modes: Capability,
+    /// The client library's configuration (rate limit, timeouts, limits).
+    pub config: Config,
+}
+
+impl Default for HostOptions {
+    fn default() -> Self {
+        Self {
+            modes: Capability {
+                form: true,
+                url: true,
+            },
+            config: Config::default(),
+        }
+    }
+}
+
+/// Why the host stopped with an error.
+#[derive(Debug)]
+pub struct HostError(pub String);
+
+impl std::fmt::Display for HostError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for HostError {}
+
+fn err(what: &str, e: impl std::fmt::Display) -> HostError {
+    HostError(format!("{what}: {e}"))
+}
+
+/// Connects to `target` and runs the interactive host on the real terminal until the
+/// user quits. The caller checks for a terminal first ([`terminal::require_tty`]).
+pub async fn run(target: &ServerTarget, options: HostOptions) -> Result<(), HostError> {
+    let (ui, ui_rx) = TuiUi::new(options.modes);
+    let client = ElicitationClient::new(ui, SystemBrowser, options.config);
+    eprintln!("mcp-elicit: connecting to {target} ...");
+    let mut stderr = None;
+    let mut process = None;
+    let connection = match target {
+        ServerTarget::Stdio { command } => {
+            let p = child::spawn(command).map_err(|e| err("cannot start the server", e))?;
+            let identity = TransportIdentity::Stdio {
+                command: command.clone(),
+            };
+            stderr = Some(p.stderr.clone());
+            let (stdout, stdin) = (p.stdout, p.stdin);
+            process = Some(p.child);
+            client.clone().connect_io(stdout, stdin, identity).await
+        }
+        _ => client.clone().connect(target).await,
+    };
+    let result = match connection {
+        Ok(connection) => {
+            let peer = connection.peer().clone();
+            let r = run_connected(&client, peer, client.transport_identity(), ui_rx).await;
+            let _ = connection.cancel().await;
+            r
+        }
+        Err(e) => Err(err("cannot connect", e)),
+    };
+    drop(process);
+    if let Some(lines) = stderr.map(|s| s.lines()).filter(|l| !l.is_empty()) {
+        eprintln!("mcp-elicit: the server's last messages on stderr:");
+        for l in lines.iter().rev().take(20).rev() {
+            eprintln!("  {}", crate::text::one_line(l));
+        }
+    }
+    result
+}
+
+/// Runs the host on the real terminal over an established connection.
+async fn run_connected<O: UrlOpener>(
+    client: &ElicitationClient<TuiUi, O>,
+    peer: Peer<RoleClient>,
+    transport: TransportIdentity,
+    ui_rx: mpsc::UnboundedReceiver<UiRequest>,
+) -> Result<(), HostError> {
+    let tools = peer
+        .list_all_tools()
+        .await
+        .map_err(|e| err("cannot list the server's tools", e))?;
+    let info = peer.peer_info();
+    let identity = mcp_elicit_client::ServerIdentity::new(info.as_deref(), transport);
+    let instructions = info.as_deref().and_then(|i| i.instructions.clone());
+    let app = App::new(convert::identity(&identity), instructions, tools);
+
+    let mut session = TerminalSession::start().map_err(|e| err("cannot set up the terminal", e))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let (input_tx, input_rx) = mpsc::unbounded_channel();
+    let reader = spawn_input(input_tx, stop.clone());
+    let result = run_loop(
+        session.terminal(),
+        app,
+        client,
+        peer,
+        ui_rx,
+        input_rx,
+        |u| terminal::copy_to_clipboard(u).map_err(|e| e.to_string()),
+    )
+    .await;
+    stop.store(true, Ordering::SeqCst);
+    drop(session);
+    let _ = reader.join();
+    result
+}
+
+/// Reads terminal events on a thread (crossterm's reader blocks), forwarding them until
+/// `stop` is set or the receiver is gone.
+fn spawn_input(
+    tx: mpsc::UnboundedSender<Event>,
+    stop: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        while !stop.load(Ordering::SeqCst) {
+            match event::poll(Duration::from_millis(100)) {
+                Ok(true) => match event::read() {
+                    Ok(ev) => {
+                        if tx.send(ev).is_err() {
+                            break;
+                        }
+                    }
+                    Err(_) => break,
+                },
+                Ok(false) => {}
+                Err(_) => break,
+            }
+        }
+    })
+}
+
+/// The running tool call.
+struct Running {
+    tool: String,
+    task: JoinHandle<Result<mcp_elicit_client::rmcp::model::CallToolResult, CallError>>,
+}
+
+/// The screen loop over any backend (a real terminal, or a test backend with scripted
+/// input). Returns when the user quits or the input ends.
+pub(crate) async fn run_loop<B: Backend, O: UrlOpener>(
+    terminal: &mut Terminal<B>,
+    mut app: App,
+    client: &ElicitationClient<TuiUi, O>,
+    peer: Peer<RoleClient>,
+    mut ui_rx: mpsc::UnboundedReceiver<UiRequest>,
+    mut input: mpsc::UnboundedReceiver<Event>,
+    copy: impl Fn(&str) -> Result<(), String>,
+) -> Result<(), HostError> {
+    let mut tick = tokio::time::interval(Duration::from_millis(250));
+    let mut running: Option<Running> = None;
+    loop {
+        let now = Instant::now();
+        app.stop_asking = client.is_stop_asking();
+        terminal
+            .draw(|f| {
+                let area = f.area();
+                if let Some(pos) = app.render(now, area, f.buffer_mut()) {
+                    f.set_cursor_position(pos);
+                }
+            })
+            .map_err(|e| err("cannot draw", e))?;
+        tokio::select! {
+            ev = input.recv() => {
+                let Some(ev) = ev else { break };
+                let Event::Key(key) = ev else { continue };
+                match app.key(key, Instant::now()) {
+                    Some(Effect::Quit) => break,
+                    Some(Effect::CallTool(tool, args)) => {
+                        if let Some(r) = running.take() {
+                            r.task.abort();
+                        }
+                        let client = client.clone();
+                        let peer = peer.clone();
+                        let params = CallToolRequestParams::new(tool.clone()).with_arguments(args);
+                        let task = tokio::spawn(async move { client.call_tool(&peer, params).await });
+                        running = Some(Running { tool, task });
+                    }
+                    Some(Effect::CancelCall) => {
+                        if let Some(r) = running.take() {
+                            r.task.abort();
+                        }
+                    }
+                    Some(Effect::Copy(url)) => app.copied(copy(&url)),
+                    Some(Effect::ToggleStopAsking) => client.set_stop_asking(!client.is_stop_asking()),
+                    None => {}
+                }
+            }
+            req = ui_rx.recv() => {
+                if let Some(req) = req {
+                    app.request(req, Instant::now());
+                }
+            }
+            done = async {
+                match running.as_mut() {
+                    Some(r) => (&mut r.task).await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                if let Some(r) = running.take() {
+                    match done {
+                        Ok(result) => app.call_finished(&r.tool, result),
+                        // The panic hook has already restored the terminal: stop drawing.
+                        Err(e) if e.is_panic() => {
+                            return Err(HostError(format!(
+                                "internal error while calling \"{}\"; please report it",
+                                r.tool
+                            )));
+                        }
+                        Err(e) => app.call_finished(&r.tool, Err(CallError::Service(
+                            mcp_elicit_client::rmcp::ServiceError::Cancelled { reason: Some(e.to_string()) },
+                        ))),
+                    }
+                }
+            }
+            _ = tick.tick() => app.tick(Instant::now()),
+        }
+    }
+    if let Some(r) = running.take() {
+        r.task.abort();
+    }
+    Ok(())
+}

@@ -1,0 +1,291 @@
+//! A small multi-line editor for raw JSON tool arguments, used when a tool's
+//! `inputSchema` is outside the flat form subset.
+
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::{Position, Rect};
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use serde_json::{Map, Value};
+
+use crate::chrome::{self, rule, viewport};
+use crate::keys::{ctrl, is_cancel, is_press};
+use crate::{text, theme};
+
+/// What the editor produced.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JsonOutcome {
+    /// A JSON object to send.
+    Submit(Map<String, Value>),
+    /// The user left without sending.
+    Back,
+}
+
+/// Editor state: lines of text and a cursor (line, character index).
+#[derive(Debug, Clone)]
+pub struct JsonEditor {
+    pub(crate) lines: Vec<String>,
+    pub(crate) row: usize,
+    pub(crate) col: usize,
+    pub(crate) error: Option<String>,
+    pub(crate) scroll: usize,
+}
+
+impl JsonEditor {
+    /// An editor holding `initial`.
+    pub fn new(initial: &str) -> Self {
+        let lines: Vec<String> = initial.lines().map(str::to_string).collect();
+        let lines = if lines.is_empty() {
+            vec![String::new()]
+        } else {
+            lines
+        };
+        Self {
+            lines,
+            row: 0,
+            col: 0,
+            error: None,
+            scroll: 0,
+        }
+    }
+
+    /// The text.
+    pub fn text(&self) -> String {
+        self.lines.join("\n")
+    }
+
+    fn line_len(&self, row: usize) -> usize {
+        self.lines.get(row).map_or(0, |l| l.chars().count())
+    }
+
+    fn byte_at(&self, row: usize, col: usize) -> usize {
+        self.lines
+            .get(row)
+            .map_or(0, |l| l.char_indices().nth(col).map_or(l.len(), |(b, _)| b))
+    }
+
+    /// Keys: typing edits, Enter new line, arrows/Home/End move, Ctrl-S checks and sends
+    /// (must be a JSON object), Esc / Ctrl-C goes back.
+    pub fn handle_key(&mut self, key: KeyEvent) -> Option<JsonOutcome> {
+        if !is_press(&key) {
+            return None;
+        }
+        if is_cancel(&key) {
+            return Some(JsonOutcome::Back);
+        }
+        if ctrl(&key, 's') {
+            return match serde_json::from_str::<Value>(&self.text()) {
+                Ok(Value::Object(m)) => Some(JsonOutcome::Submit(m)),
+                Ok(_) => {
+                    self.error =
+                        Some("Tool arguments must be a JSON object, like {\"key\": 1}.".into());
+                    None
+                }
+                Err(e) => {
+                    self.error = Some(format!(
+                        "Not valid JSON: line {}, column {}: {e}",
+                        e.line(),
+                        e.column()
+                    ));
+                    None
+                }
+            };
+        }
+        let ctrl_or_alt = key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT);
+        match key.code {
+            KeyCode::Char(c) if !ctrl_or_alt => {
+                let b = self.byte_at(self.row, self.col);
+                if let Some(l) = self.lines.get_mut(self.row) {
+                    l.insert(b, c);
+                    self.col += 1;
+                }
+            }
+            KeyCode::Tab => {
+                let b = self.byte_at(self.row, self.col);
+                if let Some(l) = self.lines.get_mut(self.row) {
+                    l.insert_str(b, "  ");
+                    self.col += 2;
+                }
+            }
+            KeyCode::Enter => {
+                let b = self.byte_at(self.row, self.col);
+                if let Some(l) = self.lines.get_mut(self.row) {
+                    let rest = l.split_off(b);
+                    self.lines.insert(self.row + 1, rest);
+                    self.row += 1;
+                    self.col = 0;
+                }
+            }
+            KeyCode::Backspace => {
+                if self.col > 0 {
+                    let b = self.byte_at(self.row, self.col - 1);
+                    if let Some(l) = self.lines.get_mut(self.row) {
+                        l.remove(b);
+                        self.col -= 1;
+                    }
+                } else if self.row > 0 {
+                    let cur = self.lines.remove(self.row);
+                    self.row -= 1;
+                    self.col = self.line_len(self.row);
+                    if let Some(l) = self.lines.get_mut(self.row) {
+                        l.push_str(&cur);
+                    }
+                }
+            }
+            KeyCode::Delete => {
+                if self.col < self.line_len(self.row) {
+                    let b = self.byte_at(self.row, self.col);
+                    if let Some(l) = self.lines.get_mut(self.row) {
+                        l.remove(b);
+                    }
+                } else if self.row + 1 < self.lines.len() {
+                    let next = self.lines.remove(self.row + 1);
+                    if let Some(l) = self.lines.get_mut(self.row) {
+                        l.push_str(&next);
+                    }
+                }
+            }
+            KeyCode::Left => {
+                if self.col > 0 {
+                    self.col -= 1;
+                } else if self.row > 0 {
+                    self.row -= 1;
+                    self.col = self.line_len(self.row);
+                }
+            }
+            KeyCode::Right => {
+                if self.col < self.line_len(self.row) {
+                    self.col += 1;
+                } else if self.row + 1 < self.lines.len() {
+                    self.row += 1;
+                    self.col = 0;
+                }
+            }
+            KeyCode::Up if self.row > 0 => {
+                self.row -= 1;
+                self.col = self.col.min(self.line_len(self.row));
+            }
+            KeyCode::Down if self.row + 1 < self.lines.len() => {
+                self.row += 1;
+                self.col = self.col.min(self.line_len(self.row));
+            }
+            KeyCode::Home => self.col = 0,
+            KeyCode::End => self.col = self.line_len(self.row),
+            _ => return None,
+        }
+        self.error = None;
+        None
+    }
+
+    /// Draws the editor (no header: the caller draws it) and returns the cursor position.
+    pub fn render(&mut self, title: &str, area: Rect, buf: &mut Buffer) -> Option<Position> {
+        let mut header = text::wrapped_lines(title, area.width, 0, theme::label());
+        header.push(rule(area.width));
+        let mut footer = vec![rule(area.width)];
+        if let Some(e) = &self.error {
+            footer.extend(text::wrapped_lines(
+                &format!("Error: {e}"),
+                area.width,
+                0,
+                theme::error(),
+            ));
+        }
+        footer.extend(chrome::help_lines(
+            &[("Ctrl-S", "check & run"), ("Esc", "back")],
+            area.width,
+        ));
+        let r = chrome::regions(area, header.len(), footer.len());
+        chrome::draw_lines(&header, 0, r.header, buf);
+        chrome::draw_lines(&footer, 0, r.footer, buf);
+        let gutter = 5usize;
+        let avail = usize::from(r.body.width).saturating_sub(gutter).max(1);
+        // Horizontal scroll so the cursor column stays visible.
+        let cursor_w = self.lines.get(self.row).map_or(0, |l| {
+            text::width(&l.chars().take(self.col).collect::<String>())
+        });
+        let hscroll = cursor_w.saturating_sub(avail.saturating_sub(1));
+        let lines: Vec<Line<'static>> = self
+            .lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                let safe = text::one_line(l).into_owned();
+                let shown: String = safe.chars().skip(hscroll).take(avail).collect();
+                Line::from(vec![
+                    Span::styled(format!("{:>3}  ", i + 1), theme::dim()),
+                    Span::styled(shown, Style::new()),
+                ])
+            })
+            .collect();
+        let h = viewport(usize::from(r.body.height), lines.len());
+        self.scroll = chrome::follow(self.scroll, (self.row, self.row + 1), h, lines.len());
+        let used = chrome::draw_scrolled(&lines, self.scroll, r.body, buf);
+        let y = self.row.checked_sub(used).filter(|y| *y < h)?;
+        let x = gutter + cursor_w - hscroll;
+        Some(Position::new(
+            r.body.x + u16::try_from(x).ok()?.min(r.body.width.saturating_sub(1)),
+            r.body.y + u16::try_from(y).ok()?,
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::{assert_has, ctrl as ctrl_key, key, screen, typing};
+
+    #[test]
+    fn typing_editing_and_submitting_an_object() {
+        let mut e = JsonEditor::new("{}");
+        e.handle_key(key(KeyCode::Right));
+        for k in typing("\"a\": 1") {
+            e.handle_key(k);
+        }
+        e.handle_key(key(KeyCode::Enter));
+        assert_eq!(e.text(), "{\"a\": 1\n}");
+        e.handle_key(key(KeyCode::Backspace));
+        e.handle_key(key(KeyCode::Backspace));
+        assert_eq!(e.text(), "{\"a\": }");
+        for k in typing("[1,2]") {
+            e.handle_key(k);
+        }
+        let Some(JsonOutcome::Submit(m)) = e.handle_key(ctrl_key('s')) else {
+            panic!("expected submit")
+        };
+        assert_eq!(Value::Object(m), serde_json::json!({"a": [1, 2]}));
+    }
+
+    #[test]
+    fn invalid_json_and_non_objects_show_an_error_and_are_not_sent() {
+        let mut e = JsonEditor::new("{\n  \"a\": \n}");
+        assert_eq!(e.handle_key(ctrl_key('s')), None);
+        let s = screen(80, 24, |a, b| {
+            e.render("Arguments for tool \"x\"", a, b);
+        });
+        assert_has(&s, "Error: Not valid JSON: line 3");
+        let mut e = JsonEditor::new("[1]");
+        assert_eq!(e.handle_key(ctrl_key('s')), None);
+        assert!(
+            e.error
+                .as_deref()
+                .is_some_and(|m| m.contains("must be a JSON object"))
+        );
+        assert_eq!(e.handle_key(key(KeyCode::Esc)), Some(JsonOutcome::Back));
+    }
+
+    #[test]
+    fn multibyte_text_edits_by_character() {
+        let mut e = JsonEditor::new("");
+        for k in typing("é😀x") {
+            e.handle_key(k);
+        }
+        e.handle_key(key(KeyCode::Left));
+        e.handle_key(key(KeyCode::Backspace));
+        assert_eq!(e.text(), "éx");
+        let _ = screen(10, 4, |a, b| {
+            e.render("t", a, b);
+        });
+    }
+}

@@ -1,0 +1,176 @@
+//! The result of a tool call: text content, structured content pretty-printed, and
+//! `isError` shown as an error in words.
+
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use serde_json::Value;
+
+use crate::chrome::{self, rule, viewport};
+use crate::keys::{is_cancel, is_press, letter};
+use crate::server::ServerIdentity;
+use crate::{text, theme};
+
+/// One content block of a result.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ResultBlock {
+    /// A text block.
+    Text(String),
+    /// Anything else (image, audio, resource), described in words, e.g.
+    /// `image (image/png, 1204 bytes)`.
+    Other(String),
+}
+
+/// A tool call's result as shown.
+#[derive(Debug, Clone)]
+pub struct ResultView {
+    pub(crate) server: ServerIdentity,
+    pub(crate) tool: String,
+    pub(crate) is_error: bool,
+    pub(crate) blocks: Vec<ResultBlock>,
+    pub(crate) structured: Option<Value>,
+    pub(crate) scroll: usize,
+}
+
+impl ResultView {
+    /// A result of `tool`.
+    pub fn new(
+        server: ServerIdentity,
+        tool: impl Into<String>,
+        is_error: bool,
+        blocks: Vec<ResultBlock>,
+        structured: Option<Value>,
+    ) -> Self {
+        Self {
+            server,
+            tool: tool.into(),
+            is_error,
+            blocks,
+            structured,
+            scroll: 0,
+        }
+    }
+
+    /// A failed call (JSON-RPC error, transport failure) shown the same way.
+    pub fn failure(
+        server: ServerIdentity,
+        tool: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self::new(
+            server,
+            tool,
+            true,
+            vec![ResultBlock::Text(message.into())],
+            None,
+        )
+    }
+
+    /// Keys: ↑/↓/PageUp/PageDown scroll, Enter / Esc / Q close. Returns true to close.
+    pub fn handle_key(&mut self, key: KeyEvent) -> bool {
+        if !is_press(&key) {
+            return false;
+        }
+        if is_cancel(&key) || letter(&key, 'q') || key.code == KeyCode::Enter {
+            return true;
+        }
+        match key.code {
+            KeyCode::Up => self.scroll = self.scroll.saturating_sub(1),
+            KeyCode::Down => self.scroll = self.scroll.saturating_add(1),
+            KeyCode::PageUp => self.scroll = self.scroll.saturating_sub(10),
+            KeyCode::PageDown => self.scroll = self.scroll.saturating_add(10),
+            KeyCode::Home => self.scroll = 0,
+            _ => {}
+        }
+        false
+    }
+
+    /// Draws the result.
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
+        let mut header = self.server.header_lines(
+            &format!("Result of tool \"{}\"", text::one_line(&self.tool)),
+            area.width,
+        );
+        header.push(rule(area.width));
+        let mut footer = vec![rule(area.width)];
+        footer.extend(chrome::help_lines(
+            &[("↑/↓", "scroll"), ("Enter/Esc", "back to tools")],
+            area.width,
+        ));
+        let r = chrome::regions(area, header.len(), footer.len());
+        chrome::draw_lines(&header, 0, r.header, buf);
+        chrome::draw_lines(&footer, 0, r.footer, buf);
+        let w = r.body.width;
+        let mut lines = Vec::new();
+        if self.is_error {
+            lines.push(Line::from(Span::styled(
+                "Error: the tool reported a failure.",
+                theme::error(),
+            )));
+        } else {
+            lines.push(Line::from(Span::styled("Success.", theme::label())));
+        }
+        lines.push(Line::default());
+        for b in &self.blocks {
+            match b {
+                ResultBlock::Text(t) => lines.extend(text::wrapped_lines(t, w, 0, Style::new())),
+                ResultBlock::Other(d) => {
+                    lines.extend(text::wrapped_lines(&format!("[{d}]"), w, 0, theme::dim()))
+                }
+            }
+        }
+        if self.blocks.is_empty() {
+            lines.push(Line::from(Span::styled("(no content)", theme::dim())));
+        }
+        if let Some(s) = &self.structured {
+            lines.push(Line::default());
+            lines.push(Line::from(Span::styled(
+                "Structured content:",
+                theme::label(),
+            )));
+            let pretty = serde_json::to_string_pretty(s).unwrap_or_default();
+            lines.extend(text::wrapped_lines(&pretty, w, 2, Style::new()));
+        }
+        let h = viewport(usize::from(r.body.height), lines.len());
+        self.scroll = self.scroll.min(lines.len().saturating_sub(h));
+        chrome::draw_scrolled(&lines, self.scroll, r.body, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::{assert_has, assert_lacks, key, screen, server};
+
+    #[test]
+    fn text_and_structured_content_are_shown() {
+        let mut v = ResultView::new(
+            server(),
+            "book",
+            false,
+            vec![
+                ResultBlock::Text("Booked for 4.".into()),
+                ResultBlock::Other("image (image/png, 10 bytes)".into()),
+            ],
+            Some(serde_json::json!({"table": 12, "ok": true})),
+        );
+        let s = screen(80, 24, |a, b| v.render(a, b));
+        assert_has(&s, "Result of tool \"book\" from server: Demo Server");
+        assert_has(&s, "Booked for 4.");
+        assert_has(&s, "[image (image/png, 10 bytes)]");
+        assert_has(&s, "Structured content:");
+        assert_has(&s, "\"table\": 12,");
+        assert_lacks(&s, "Error");
+        assert!(v.handle_key(key(KeyCode::Enter)));
+    }
+
+    #[test]
+    fn is_error_is_said_in_words() {
+        let mut v = ResultView::failure(server(), "book", "No tables left");
+        let s = screen(80, 24, |a, b| v.render(a, b));
+        assert_has(&s, "Error: the tool reported a failure.");
+        assert_has(&s, "No tables left");
+    }
+}

@@ -1,0 +1,95 @@
+//! The real terminal: raw mode and the alternate screen, restored on exit, on error and
+//! on panic; a clear message when there is no terminal; clipboard copy via OSC 52.
+
+use std::io::{self, IsTerminal, Write};
+
+use ratatui::DefaultTerminal;
+
+/// Checks that stdin and stdout are terminals. `command` names the subcommand for the
+/// message, which points to the non-interactive alternative.
+pub fn require_tty(command: &str) -> Result<(), String> {
+    let stdin = io::stdin().is_terminal();
+    let stdout = io::stdout().is_terminal();
+    if stdin && stdout {
+        return Ok(());
+    }
+    let which = match (stdin, stdout) {
+        (false, false) => "stdin and stdout are not terminals",
+        (false, true) => "stdin is not a terminal",
+        _ => "stdout is not a terminal",
+    };
+    Err(not_a_terminal_message(command, which))
+}
+
+/// The message shown when the interactive host cannot run.
+pub fn not_a_terminal_message(command: &str, which: &str) -> String {
+    format!(
+        "mcp-elicit {command} is interactive and needs a terminal, but {which}. \
+         For scripts and pipes use `mcp-elicit call`, which answers elicitations from \
+         flags or files without a terminal."
+    )
+}
+
+/// A terminal in raw mode on the alternate screen. Dropping it restores the terminal;
+/// a panic hook (installed by `ratatui::try_init`) restores it on panic too.
+pub struct TerminalSession {
+    terminal: DefaultTerminal,
+}
+
+impl std::fmt::Debug for TerminalSession {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("TerminalSession")
+    }
+}
+
+impl TerminalSession {
+    /// Enters raw mode and the alternate screen.
+    pub fn start() -> io::Result<Self> {
+        let terminal = ratatui::try_init()?;
+        Ok(Self { terminal })
+    }
+
+    /// The terminal to draw on (it follows resizes on every draw).
+    pub fn terminal(&mut self) -> &mut DefaultTerminal {
+        &mut self.terminal
+    }
+}
+
+impl Drop for TerminalSession {
+    fn drop(&mut self) {
+        ratatui::restore();
+    }
+}
+
+/// Copies `text` to the clipboard through the terminal (OSC 52), which also works over
+/// SSH. Terminals that ignore OSC 52 silently do nothing, so the screen says where the
+/// URL is in any case.
+pub fn copy_to_clipboard(text: &str) -> io::Result<()> {
+    let mut out = io::stdout();
+    crossterm::execute!(
+        out,
+        crossterm::clipboard::CopyToClipboard::to_clipboard_from(text)
+    )?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn message_points_to_call() {
+        let m = not_a_terminal_message("connect", "stdin is not a terminal");
+        assert!(m.contains("stdin is not a terminal"));
+        assert!(m.contains("mcp-elicit call"));
+    }
+
+    #[test]
+    fn tests_run_without_a_terminal_and_are_told_so() {
+        // Under `cargo test` stdin is not a terminal when piped (as in CI); when it is a
+        // terminal this check passes instead, so only the error shape is asserted.
+        if let Err(m) = require_tty("connect") {
+            assert!(m.contains("mcp-elicit call"));
+        }
+    }
+}

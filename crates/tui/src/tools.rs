@@ -1,0 +1,207 @@
+//! The tool list: the connected server's identity and its tools, one to pick.
+
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use crate::chrome::{self, rule, viewport};
+use crate::keys::{is_cancel, is_press, letter};
+use crate::server::ServerIdentity;
+use crate::{text, theme};
+
+/// One tool as listed by `tools/list`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolEntry {
+    /// `name`.
+    pub name: String,
+    /// `title` (or `annotations.title`), when given.
+    pub title: Option<String>,
+    /// `description`, when given.
+    pub description: Option<String>,
+}
+
+/// What the user chose on the tool list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ToolListChoice {
+    /// Call the tool at this index.
+    Call(usize),
+    /// Leave (disconnect).
+    Quit,
+    /// Flip "stop asking": decline every elicitation from this server (Ctrl-T).
+    ToggleStopAsking,
+}
+
+/// The tool list's state.
+#[derive(Debug, Clone)]
+pub struct ToolListState {
+    pub(crate) server: ServerIdentity,
+    pub(crate) instructions: Option<String>,
+    pub(crate) tools: Vec<ToolEntry>,
+    pub(crate) selected: usize,
+    pub(crate) scroll: usize,
+}
+
+impl ToolListState {
+    /// A list of `tools` offered by `server`, with the server's `instructions` if any.
+    pub fn new(
+        server: ServerIdentity,
+        instructions: Option<String>,
+        tools: Vec<ToolEntry>,
+    ) -> Self {
+        Self {
+            server,
+            instructions,
+            tools,
+            selected: 0,
+            scroll: 0,
+        }
+    }
+
+    /// The tools.
+    pub fn tools(&self) -> &[ToolEntry] {
+        &self.tools
+    }
+
+    /// Keys: ↑/↓ select, Enter call, Q / Esc / Ctrl-C quit.
+    pub fn handle_key(&mut self, key: KeyEvent) -> Option<ToolListChoice> {
+        if !is_press(&key) {
+            return None;
+        }
+        if is_cancel(&key) || letter(&key, 'q') {
+            return Some(ToolListChoice::Quit);
+        }
+        if crate::keys::ctrl(&key, 't') {
+            return Some(ToolListChoice::ToggleStopAsking);
+        }
+        let n = self.tools.len();
+        match key.code {
+            KeyCode::Up | KeyCode::BackTab if n > 0 => self.selected = (self.selected + n - 1) % n,
+            KeyCode::Down | KeyCode::Tab if n > 0 => self.selected = (self.selected + 1) % n,
+            KeyCode::Home => self.selected = 0,
+            KeyCode::End => self.selected = n.saturating_sub(1),
+            KeyCode::Enter if n > 0 => return Some(ToolListChoice::Call(self.selected)),
+            _ => {}
+        }
+        None
+    }
+
+    /// Draws the list.
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
+        let mut header = self.server.header_lines("Tools", area.width);
+        header.push(rule(area.width));
+        let mut footer = vec![rule(area.width)];
+        footer.extend(chrome::help_lines(
+            &[
+                ("↑/↓", "select"),
+                ("Enter", "call tool"),
+                ("Ctrl-T", "stop/allow requests from this server"),
+                ("Q/Esc", "quit"),
+            ],
+            area.width,
+        ));
+        let r = chrome::regions(area, header.len(), footer.len());
+        chrome::draw_lines(&header, 0, r.header, buf);
+        chrome::draw_lines(&footer, 0, r.footer, buf);
+        let width = r.body.width;
+        let mut lines = Vec::new();
+        if let Some(i) = &self.instructions {
+            lines.push(Line::from(Span::styled(
+                "Server instructions:",
+                theme::label(),
+            )));
+            lines.extend(text::wrapped_lines(i, width, 2, theme::dim()));
+            lines.push(Line::default());
+        }
+        if self.tools.is_empty() {
+            lines.push(Line::from("This server offers no tools."));
+        }
+        let mut focus = (0, 0);
+        for (i, t) in self.tools.iter().enumerate() {
+            let start = lines.len();
+            let focused = i == self.selected;
+            let (mark, style) = if focused {
+                ("> ", theme::focus())
+            } else {
+                ("  ", theme::label())
+            };
+            let mut spans = vec![
+                Span::raw(mark),
+                Span::styled(text::one_line(&t.name).into_owned(), style),
+            ];
+            if let Some(title) = &t.title {
+                spans.push(Span::raw(format!(" — {}", text::one_line(title))));
+            }
+            lines.push(Line::from(spans));
+            if let Some(d) = &t.description {
+                lines.extend(text::wrapped_lines(d, width, 4, Style::new()));
+            }
+            if focused {
+                focus = (start, lines.len());
+            }
+        }
+        let h = viewport(usize::from(r.body.height), lines.len());
+        self.scroll = chrome::follow(self.scroll, focus, h, lines.len());
+        chrome::draw_scrolled(&lines, self.scroll, r.body, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::{assert_has, key, screen, server};
+
+    fn list(n: usize) -> ToolListState {
+        let tools = (0..n)
+            .map(|i| ToolEntry {
+                name: format!("tool_{i}"),
+                title: (i == 0).then(|| "The first tool".into()),
+                description: Some(format!("Does thing number {i}.")),
+            })
+            .collect();
+        ToolListState::new(server(), Some("Use tool_0 first.".into()), tools)
+    }
+
+    #[test]
+    fn lists_server_identity_tools_and_descriptions() {
+        let mut s = list(3);
+        let sc = screen(80, 24, |a, b| s.render(a, b));
+        assert_has(&sc, "Tools from server: Demo Server");
+        assert_has(&sc, "Use tool_0 first.");
+        assert_has(&sc, "> tool_0 — The first tool");
+        assert_has(&sc, "Does thing number 2.");
+    }
+
+    #[test]
+    fn selection_moves_wraps_and_scrolls() {
+        let mut s = list(30);
+        assert_eq!(s.handle_key(key(KeyCode::Up)), None);
+        assert_eq!(s.selected, 29);
+        let sc = screen(80, 24, |a, b| s.render(a, b));
+        assert_has(&sc, "> tool_29");
+        assert_eq!(
+            s.handle_key(key(KeyCode::Enter)),
+            Some(ToolListChoice::Call(29))
+        );
+        assert_eq!(
+            s.handle_key(key(KeyCode::Char('q'))),
+            Some(ToolListChoice::Quit)
+        );
+        assert_eq!(s.handle_key(key(KeyCode::Esc)), Some(ToolListChoice::Quit));
+        assert_eq!(
+            s.handle_key(crate::testutil::ctrl('t')),
+            Some(ToolListChoice::ToggleStopAsking)
+        );
+    }
+
+    #[test]
+    fn empty_list_says_so_and_enter_does_nothing() {
+        let mut s = ToolListState::new(server(), None, vec![]);
+        assert_eq!(s.handle_key(key(KeyCode::Enter)), None);
+        assert_has(
+            &screen(80, 24, |a, b| s.render(a, b)),
+            "This server offers no tools.",
+        );
+    }
+}

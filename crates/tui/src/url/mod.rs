@@ -1,0 +1,238 @@
+//! The URL consent screen (URL-mode elicitation) and the waiting view shown while an
+//! out-of-band interaction runs.
+//!
+//! The consent screen shows who asks, their message, the full URL with its registrable
+//! domain emphasised (bold and underlined, and marked with a caret line so the emphasis
+//! does not depend on styling), the host in Unicode and ASCII when they differ, and every
+//! finding of [`mcp_elicit_core::url_safety::analyze`] in words. Blocked URLs cannot be
+//! opened or copied. URLs with warnings need a second, explicit confirmation.
+
+pub(crate) mod render;
+#[cfg(test)]
+mod tests;
+mod waiting;
+
+use mcp_elicit_core::url_safety::{Severity, UrlAnalysis, Verdict};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use crate::keys::{ctrl, is_cancel, is_press, letter};
+use crate::server::ServerIdentity;
+
+pub use waiting::{WaitChoice, WaitingState};
+
+/// What the user chose on the consent screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UrlChoice {
+    /// Explicit consent: open the URL in the system browser.
+    Open,
+    /// Copy the URL to the clipboard. Not final: the screen stays; call
+    /// [`UrlConsentState::set_copied`] with the result.
+    Copy,
+    /// Explicit no.
+    Decline,
+    /// Explicit no, and stop asking for the rest of the session (the "stop asking this
+    /// server" toggle was on when declining).
+    StopAsking,
+    /// Dismissed without a choice (Esc / Ctrl-C / the Cancel button).
+    Cancel,
+}
+
+/// A button on the consent screen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum UrlButton {
+    Open,
+    Copy,
+    Decline,
+    Cancel,
+}
+
+/// Why the URL is shown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UrlContext {
+    /// A URL-mode `elicitation/create` request.
+    Request,
+    /// A tool call answered -32042: the tool needs this interaction before it can run.
+    RequiredByTool {
+        /// The tool.
+        tool: String,
+        /// Which step this is (1-based)...
+        step: usize,
+        /// ...out of how many.
+        of: usize,
+    },
+}
+
+/// The consent screen's state.
+#[derive(Debug, Clone)]
+pub struct UrlConsentState {
+    pub(crate) server: ServerIdentity,
+    pub(crate) message: String,
+    pub(crate) analysis: UrlAnalysis,
+    pub(crate) context: UrlContext,
+    pub(crate) focus: UrlButton,
+    /// Set by a first Open on a URL with warnings: the next Open goes through.
+    pub(crate) confirming: bool,
+    pub(crate) stop_asking: bool,
+    pub(crate) status: Option<String>,
+    pub(crate) scroll: usize,
+}
+
+impl UrlConsentState {
+    /// A consent screen for `analysis` (from [`mcp_elicit_core::url_safety::analyze`]).
+    pub fn new(
+        server: ServerIdentity,
+        message: impl Into<String>,
+        analysis: UrlAnalysis,
+        context: UrlContext,
+    ) -> Self {
+        let blocked = analysis.is_blocked();
+        Self {
+            server,
+            message: message.into(),
+            analysis,
+            context,
+            // Never start on Open: consent takes a deliberate move.
+            focus: if blocked {
+                UrlButton::Decline
+            } else {
+                UrlButton::Copy
+            },
+            confirming: false,
+            stop_asking: false,
+            status: None,
+            scroll: 0,
+        }
+    }
+
+    /// Whether the URL may be opened (not blocked).
+    pub fn can_open(&self) -> bool {
+        !self.analysis.is_blocked()
+    }
+
+    /// The URL to open or copy: the normalized form the browser will load.
+    pub fn url(&self) -> Option<&str> {
+        if self.can_open() {
+            self.analysis.url.as_deref()
+        } else {
+            None
+        }
+    }
+
+    /// Whether the "stop asking this server" toggle is on.
+    pub fn stop_asking(&self) -> bool {
+        self.stop_asking
+    }
+
+    /// Reports the result of a [`UrlChoice::Copy`].
+    pub fn set_copied(&mut self, result: Result<(), String>) {
+        self.status = Some(match result {
+            Ok(()) => "Copied the URL to the clipboard. Open it yourself, then come back; \
+                       or choose Open, Decline or Cancel here."
+                .into(),
+            Err(e) => format!("Could not copy the URL: {}", crate::text::one_line(&e)),
+        });
+    }
+
+    /// The reasons this URL is blocked (findings of severity block).
+    pub(crate) fn block_reasons(&self) -> Vec<&str> {
+        self.analysis
+            .warnings
+            .iter()
+            .filter(|f| f.severity == Severity::Block)
+            .map(|f| f.message.as_str())
+            .collect()
+    }
+
+    pub(crate) fn buttons(&self) -> Vec<UrlButton> {
+        if self.can_open() {
+            vec![
+                UrlButton::Open,
+                UrlButton::Copy,
+                UrlButton::Decline,
+                UrlButton::Cancel,
+            ]
+        } else {
+            vec![UrlButton::Decline, UrlButton::Cancel]
+        }
+    }
+
+    /// Handles one key. Keys: O open (twice when there are warnings), C copy, D or Ctrl-D
+    /// decline, Esc or Ctrl-C cancel, Ctrl-T toggles "stop asking this server",
+    /// Tab/←/→ move between buttons, Enter/Space press the focused one, ↑/↓ scroll.
+    pub fn handle_key(&mut self, key: KeyEvent) -> Option<UrlChoice> {
+        if !is_press(&key) {
+            return None;
+        }
+        if is_cancel(&key) {
+            return Some(UrlChoice::Cancel);
+        }
+        if ctrl(&key, 't') {
+            self.stop_asking = !self.stop_asking;
+            return None;
+        }
+        if ctrl(&key, 'd') || letter(&key, 'd') {
+            return Some(self.decline());
+        }
+        if letter(&key, 'o') {
+            return self.press(UrlButton::Open);
+        }
+        if letter(&key, 'c') {
+            return self.press(UrlButton::Copy);
+        }
+        let buttons = self.buttons();
+        let at = buttons.iter().position(|b| *b == self.focus).unwrap_or(0);
+        let n = buttons.len();
+        match key.code {
+            KeyCode::Tab | KeyCode::Right => self.focus = buttons[(at + 1) % n],
+            KeyCode::BackTab | KeyCode::Left => self.focus = buttons[(at + n - 1) % n],
+            KeyCode::Enter | KeyCode::Char(' ') => return self.press(self.focus),
+            KeyCode::Up => self.scroll = self.scroll.saturating_sub(1),
+            KeyCode::Down => self.scroll = self.scroll.saturating_add(1),
+            KeyCode::PageUp => self.scroll = self.scroll.saturating_sub(10),
+            KeyCode::PageDown => self.scroll = self.scroll.saturating_add(10),
+            _ => {}
+        }
+        None
+    }
+
+    fn decline(&self) -> UrlChoice {
+        if self.stop_asking {
+            UrlChoice::StopAsking
+        } else {
+            UrlChoice::Decline
+        }
+    }
+
+    fn press(&mut self, b: UrlButton) -> Option<UrlChoice> {
+        match b {
+            UrlButton::Open | UrlButton::Copy if !self.can_open() => {
+                self.status = Some(format!(
+                    "This URL is blocked and cannot be opened or copied: {}",
+                    self.block_reasons().join("; ")
+                ));
+                None
+            }
+            UrlButton::Open => {
+                if self.analysis.verdict == Verdict::Warn && !self.confirming {
+                    self.confirming = true;
+                    self.focus = UrlButton::Open;
+                    let n = self
+                        .analysis
+                        .warnings
+                        .iter()
+                        .filter(|f| f.severity == Severity::Warn)
+                        .count();
+                    self.status = Some(format!(
+                        "This URL has {n} warning{}. Read them, then press O again to open it anyway.",
+                        if n == 1 { "" } else { "s" }
+                    ));
+                    return None;
+                }
+                Some(UrlChoice::Open)
+            }
+            UrlButton::Copy => Some(UrlChoice::Copy),
+            UrlButton::Decline => Some(self.decline()),
+            UrlButton::Cancel => Some(UrlChoice::Cancel),
+        }
+    }
+}

@@ -1,0 +1,275 @@
+//! Drawing the URL consent screen.
+
+use mcp_elicit_core::url_safety::{Severity, UrlAnalysis};
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use super::{UrlButton, UrlConsentState, UrlContext};
+use crate::chrome::{self, Hint, rule, viewport};
+use crate::{text, theme};
+
+impl UrlConsentState {
+    /// Draws the consent screen into `area`.
+    pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
+        let what = match self.context {
+            UrlContext::Request => "URL request",
+            UrlContext::RequiredByTool { .. } => "Tool needs a web page",
+        };
+        let mut header = self.server.header_lines(what, area.width);
+        header.push(rule(area.width));
+        let footer = self.footer_lines(area.width);
+        let r = chrome::regions(area, header.len(), footer.len());
+        chrome::draw_lines(&header, 0, r.header, buf);
+        chrome::draw_lines(&footer, 0, r.footer, buf);
+        let lines = self.body_lines(r.body.width);
+        let h = viewport(usize::from(r.body.height), lines.len());
+        self.scroll = self.scroll.min(lines.len().saturating_sub(h));
+        chrome::draw_scrolled(&lines, self.scroll, r.body, buf);
+    }
+
+    fn footer_lines(&self, width: u16) -> Vec<Line<'static>> {
+        let mut out = vec![rule(width)];
+        if let Some(s) = &self.status {
+            out.extend(text::wrapped_lines(s, width, 0, theme::warning()));
+        }
+        let mut hints: Vec<Hint<'_>> = Vec::new();
+        if self.can_open() {
+            hints.push(("O", "open in browser"));
+            hints.push(("C", "copy URL"));
+        }
+        hints.extend([
+            ("D", "decline"),
+            ("Esc", "cancel"),
+            ("Ctrl-T", "stop asking"),
+            ("Tab", "next button"),
+            ("↑/↓", "scroll"),
+        ]);
+        out.extend(chrome::help_lines(&hints, width));
+        out
+    }
+
+    fn body_lines(&self, width: u16) -> Vec<Line<'static>> {
+        let a = &self.analysis;
+        let mut lines = vec![Line::from(Span::styled(
+            "Message from the server:",
+            theme::label(),
+        ))];
+        lines.extend(text::wrapped_lines(&self.message, width, 2, Style::new()));
+        lines.push(Line::default());
+        if let UrlContext::RequiredByTool { tool, step, of } = &self.context {
+            lines.extend(text::wrapped_lines(
+                &format!(
+                    "Step {step} of {of}: the tool \"{}\" cannot run until you complete this step in your browser.",
+                    text::one_line(tool)
+                ),
+                width,
+                0,
+                Style::new(),
+            ));
+        }
+        lines.extend(text::wrapped_lines(
+            "The server asks you to open this web page in your browser:",
+            width,
+            0,
+            theme::label(),
+        ));
+        lines.extend(url_lines(a, width));
+        lines.extend(identity_lines(a, width));
+        lines.push(Line::default());
+        lines.extend(finding_lines(a, width));
+        lines.push(Line::default());
+        if !self.can_open() {
+            lines.extend(text::wrapped_lines(
+                "Open in browser: not available, this URL is blocked.",
+                width,
+                0,
+                theme::error(),
+            ));
+        } else if let Some(d) = a
+            .registrable_domain_unicode
+            .as_deref()
+            .or(a.registrable_domain.as_deref())
+        {
+            lines.extend(text::wrapped_lines(
+                &format!(
+                    "Only open it if you trust {} with what you enter there.",
+                    text::one_line(d)
+                ),
+                width,
+                0,
+                Style::new(),
+            ));
+        }
+        let tick = if self.stop_asking { "[x]" } else { "[ ]" };
+        lines.extend(text::wrapped_lines(
+            &format!(
+                "{tick} Stop asking this server: declining also refuses its later requests (Ctrl-T)"
+            ),
+            width,
+            0,
+            Style::new(),
+        ));
+        lines.push(Line::default());
+        lines.extend(self.button_lines(width));
+        lines
+    }
+
+    fn button_lines(&self, width: u16) -> Vec<Line<'static>> {
+        let buttons: Vec<(&str, bool)> = self
+            .buttons()
+            .into_iter()
+            .map(|b| {
+                let name = match b {
+                    UrlButton::Open => "Open in browser (O)",
+                    UrlButton::Copy => "Copy URL (C)",
+                    UrlButton::Decline => "Decline (D)",
+                    UrlButton::Cancel => "Cancel (Esc)",
+                };
+                (name, self.focus == b)
+            })
+            .collect();
+        chrome::button_lines(&buttons, width)
+    }
+}
+
+/// The full URL, hard-wrapped, with the highlighted part (the registrable domain, or the
+/// host when there is none) in bold and underline and a caret line under it.
+pub(crate) fn url_lines(a: &UrlAnalysis, width: u16) -> Vec<Line<'static>> {
+    let indent = 2usize;
+    let avail = usize::from(width).saturating_sub(indent).max(1);
+    let (shown, highlight) = match a.url.as_deref() {
+        Some(u) => (u.to_string(), a.highlight.map(|h| h.range())),
+        None => (text::one_line(&a.input).into_owned(), None),
+    };
+    // Chunks of at most `avail` columns: (byte start, text).
+    let mut chunks: Vec<(usize, String)> = Vec::new();
+    let mut cur = String::new();
+    let mut cur_start = 0usize;
+    let mut cols = 0usize;
+    for (i, c) in shown.char_indices() {
+        let safe = text::one_line(c.encode_utf8(&mut [0; 4])).into_owned();
+        let w = text::width(&safe);
+        if cols + w > avail && !cur.is_empty() {
+            chunks.push((cur_start, std::mem::take(&mut cur)));
+            cols = 0;
+        }
+        if cur.is_empty() {
+            cur_start = i;
+        }
+        cur.push_str(&safe);
+        cols += w;
+    }
+    if !cur.is_empty() || chunks.is_empty() {
+        chunks.push((cur_start, cur));
+    }
+    let pad = " ".repeat(indent);
+    let mut out = Vec::new();
+    for (start, chunk) in chunks {
+        let end = start + chunk.len();
+        let Some(h) = highlight.clone().filter(|h| h.start < end && h.end > start) else {
+            out.push(Line::from(vec![Span::raw(pad.clone()), Span::raw(chunk)]));
+            continue;
+        };
+        let a0 = h.start.max(start) - start;
+        let b0 = h.end.min(end) - start;
+        let (Some(before), Some(mid), Some(after)) =
+            (chunk.get(..a0), chunk.get(a0..b0), chunk.get(b0..))
+        else {
+            out.push(Line::from(vec![Span::raw(pad.clone()), Span::raw(chunk)]));
+            continue;
+        };
+        out.push(Line::from(vec![
+            Span::raw(pad.clone()),
+            Span::raw(before.to_string()),
+            Span::styled(mid.to_string(), theme::domain()),
+            Span::raw(after.to_string()),
+        ]));
+        out.push(Line::from(vec![
+            Span::raw(pad.clone()),
+            Span::raw(" ".repeat(text::width(before))),
+            Span::styled("^".repeat(text::width(mid).max(1)), theme::label()),
+        ]));
+    }
+    out
+}
+
+/// Domain and host lines: the registrable domain in words, and the host in Unicode and
+/// ASCII when they differ (the ASCII form is what the browser contacts).
+fn identity_lines(a: &UrlAnalysis, width: u16) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    let domain_label = if a.registrable_domain.is_some() {
+        "Domain (marked ^ above): "
+    } else {
+        "Host (marked ^ above): "
+    };
+    let domain = a
+        .registrable_domain_unicode
+        .as_deref()
+        .or(a.registrable_domain.as_deref())
+        .or(a.host_unicode.as_deref())
+        .or(a.host_ascii.as_deref());
+    if let Some(d) = domain {
+        let mut spans = vec![
+            Span::styled(domain_label, theme::label()),
+            Span::styled(text::one_line(d).into_owned(), theme::domain()),
+        ];
+        if let (Some(u), Some(ascii)) = (
+            a.registrable_domain_unicode.as_deref(),
+            a.registrable_domain.as_deref(),
+        ) && u != ascii
+        {
+            spans.push(Span::raw(format!(" (in ASCII: {})", text::one_line(ascii))));
+        }
+        out.push(Line::from(spans));
+    }
+    match (a.host_unicode.as_deref(), a.host_ascii.as_deref()) {
+        (Some(u), Some(ascii)) if u != ascii => {
+            out.extend(text::wrapped_lines(
+                &format!("Host as shown: {u}"),
+                width,
+                0,
+                Style::new(),
+            ));
+            out.extend(text::wrapped_lines(
+                &format!("Host in ASCII (what the browser contacts): {ascii}"),
+                width,
+                0,
+                Style::new(),
+            ));
+        }
+        (_, Some(h)) | (Some(h), None) => {
+            out.extend(text::wrapped_lines(
+                &format!("Host: {h}"),
+                width,
+                0,
+                Style::new(),
+            ));
+        }
+        (None, None) => {}
+    }
+    out
+}
+
+/// Every finding, in words, most serious first.
+pub(crate) fn finding_lines(a: &UrlAnalysis, width: u16) -> Vec<Line<'static>> {
+    if a.warnings.is_empty() {
+        return vec![Line::from("No warnings about this URL.")];
+    }
+    let mut out = Vec::new();
+    for f in &a.warnings {
+        let (word, style) = match f.severity {
+            Severity::Block => ("Blocked", theme::error()),
+            Severity::Warn => ("Warning", theme::warning()),
+            _ => ("Note", theme::dim()),
+        };
+        out.extend(text::wrapped_lines(
+            &format!("{word}: {}", f.message),
+            width,
+            0,
+            style,
+        ));
+    }
+    out
+}

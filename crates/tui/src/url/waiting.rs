@@ -1,0 +1,232 @@
+//! The waiting view: after the user opened a URL, until the server reports completion,
+//! with manual Retry now / Keep waiting / Cancel (the specification asks for manual
+//! controls in case the completion notification never arrives).
+
+use std::time::Duration;
+
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use crate::chrome::{self, rule};
+use crate::keys::{is_cancel, is_press, letter};
+use crate::server::ServerIdentity;
+use crate::status::Progress;
+use crate::{text, theme};
+
+/// What the user chose while waiting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WaitChoice {
+    /// Retry the original request now (the interaction may have finished without a
+    /// notification).
+    RetryNow,
+    /// Keep waiting (dismisses a "taking long" question).
+    KeepWaiting,
+    /// Give up.
+    Cancel,
+}
+
+/// State of the waiting view. Holds no clock: the host passes the elapsed time when
+/// drawing.
+#[derive(Debug, Clone)]
+pub struct WaitingState {
+    pub(crate) server: ServerIdentity,
+    /// What we wait for, e.g. `the tool "book" to be retried` or `sign-in at example.com`.
+    pub(crate) what: String,
+    /// Elicitation ids not completed yet.
+    pub(crate) pending: Vec<String>,
+    /// The registrable domain (or host) of the page opened, when known.
+    pub(crate) domain: Option<String>,
+    /// Set when completion is overdue: the view asks explicitly what to do.
+    pub(crate) stalled: bool,
+    /// Whether Retry now / Keep waiting are offered (not while a tool call simply runs).
+    pub(crate) retry: bool,
+    /// The latest progress the server reported for the running request.
+    pub(crate) progress: Option<Progress>,
+}
+
+/// Spinner frames (ASCII so every terminal shows them).
+const FRAMES: [&str; 4] = ["|", "/", "-", "\\"];
+
+impl WaitingState {
+    /// Waiting for `pending` elicitations of `server` to complete.
+    pub fn new(
+        server: ServerIdentity,
+        what: impl Into<String>,
+        pending: Vec<String>,
+        domain: Option<String>,
+    ) -> Self {
+        Self {
+            server,
+            what: what.into(),
+            pending,
+            domain,
+            stalled: false,
+            retry: true,
+            progress: None,
+        }
+    }
+
+    /// Waiting for a running tool call: only Cancel is offered.
+    pub fn call(server: ServerIdentity, tool: &str) -> Self {
+        Self {
+            server,
+            what: format!("the tool \"{}\" is running", text::one_line(tool)),
+            pending: Vec::new(),
+            domain: None,
+            stalled: false,
+            retry: false,
+            progress: None,
+        }
+    }
+
+    /// Shows the latest progress reported by the server.
+    pub fn set_progress(&mut self, progress: Progress) {
+        self.progress = Some(progress);
+    }
+
+    /// The call waits for browser steps (-32042) before it is retried: lists them as
+    /// pending until their completion arrives.
+    pub fn waiting_for_steps(&mut self, tool: &str, pending: Vec<String>) {
+        self.what = format!(
+            "the tool \"{}\" is retried once your browser steps are complete",
+            text::one_line(tool)
+        );
+        self.pending = pending;
+        self.progress = None;
+    }
+
+    /// Marks the wait as overdue (shows a question instead of a plain spinner).
+    pub fn set_stalled(&mut self, stalled: bool) {
+        self.stalled = stalled;
+    }
+
+    /// Marks one elicitation as completed; returns whether all are done. Unknown ids are
+    /// ignored, as the specification requires.
+    pub fn complete(&mut self, elicitation_id: &str) -> bool {
+        self.pending.retain(|p| p != elicitation_id);
+        self.pending.is_empty()
+    }
+
+    /// Elicitations still pending.
+    pub fn pending(&self) -> &[String] {
+        &self.pending
+    }
+
+    /// Keys: R retry now, W or Enter keep waiting, Esc / Ctrl-C / Q cancel.
+    pub fn handle_key(&mut self, key: KeyEvent) -> Option<WaitChoice> {
+        if !is_press(&key) {
+            return None;
+        }
+        if is_cancel(&key) || letter(&key, 'q') {
+            return Some(WaitChoice::Cancel);
+        }
+        if !self.retry {
+            return None;
+        }
+        if letter(&key, 'r') {
+            return Some(WaitChoice::RetryNow);
+        }
+        if letter(&key, 'w') || key.code == KeyCode::Enter {
+            self.stalled = false;
+            return Some(WaitChoice::KeepWaiting);
+        }
+        None
+    }
+
+    /// Draws the view; `elapsed` is how long we have waited (drives the spinner too).
+    pub fn render(&self, elapsed: Duration, area: Rect, buf: &mut Buffer) {
+        let what = if self.retry {
+            "Waiting for completion"
+        } else {
+            "Waiting for tool result"
+        };
+        let mut header = self.server.header_lines(what, area.width);
+        header.push(rule(area.width));
+        let mut footer = vec![rule(area.width)];
+        let hints: &[crate::chrome::Hint<'_>] = if self.retry {
+            &[
+                ("R", "retry now"),
+                ("W/Enter", "keep waiting"),
+                ("Esc", "cancel"),
+            ]
+        } else {
+            &[("Esc", "stop waiting for this call")]
+        };
+        footer.extend(chrome::help_lines(hints, area.width));
+        let r = chrome::regions(area, header.len(), footer.len());
+        chrome::draw_lines(&header, 0, r.header, buf);
+        chrome::draw_lines(&footer, 0, r.footer, buf);
+        let frame = FRAMES[usize::try_from(elapsed.as_millis() / 250).unwrap_or(0) % FRAMES.len()];
+        let secs = elapsed.as_secs();
+        let mut lines = vec![Line::from(vec![
+            Span::styled(format!("{frame} "), theme::label()),
+            Span::raw(format!(
+                "Waiting for {}{}: {}",
+                self.server.display_name(),
+                if self.retry {
+                    " to report completion"
+                } else {
+                    ""
+                },
+                text::one_line(&self.what)
+            )),
+        ])];
+        lines.push(Line::from(format!(
+            "Elapsed: {}:{:02}",
+            secs / 60,
+            secs % 60
+        )));
+        if let Some(p) = &self.progress {
+            let mut line = p.line(r.body.width.saturating_sub(10));
+            line.spans.insert(0, Span::raw("Progress: "));
+            lines.push(line);
+        }
+        if let Some(d) = &self.domain {
+            lines.push(Line::from(vec![
+                Span::raw("Page opened at: "),
+                Span::styled(text::one_line(d).into_owned(), theme::domain()),
+            ]));
+        }
+        if !self.pending.is_empty() {
+            lines.push(Line::from(format!("Still pending: {}", self.pending.len())));
+            for p in &self.pending {
+                lines.push(Line::from(Span::styled(
+                    format!("  elicitation {}", text::one_line(p)),
+                    theme::dim(),
+                )));
+            }
+        }
+        lines.push(Line::default());
+        let note = if !self.retry {
+            "Requests from the server appear here. Esc stops waiting (a late result is dropped)."
+        } else if self.stalled {
+            "No completion notice has arrived yet. If you finished in the browser, press R to retry now; \
+             W to keep waiting; Esc to cancel."
+        } else {
+            "Finish in your browser. This continues by itself when the server reports completion; \
+             press R to retry now if it does not."
+        };
+        let style = if self.stalled {
+            theme::warning()
+        } else {
+            Style::new()
+        };
+        lines.extend(text::wrapped_lines(note, r.body.width, 0, style));
+        let lines: Vec<Line<'static>> = lines
+            .into_iter()
+            .flat_map(|l| {
+                // Keep long single lines inside the width.
+                let s: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+                if text::width(&s) <= usize::from(r.body.width) {
+                    vec![l]
+                } else {
+                    text::wrapped_lines(&s, r.body.width, 0, Style::new())
+                }
+            })
+            .collect();
+        chrome::draw_scrolled(&lines, 0, r.body, buf);
+    }
+}

@@ -1,0 +1,357 @@
+//! Browser sign-in with OpenID Connect (authorization code + PKCE S256 + `nonce`) at the
+//! MCP authorization server, so the pages know which user the browser belongs to and can
+//! compare it with the user an elicitation was created for.
+//!
+//! The sign-in `state` is one-time and expires; it is also bound to the browser that
+//! started the sign-in by a random cookie, so an attacker cannot sign a victim's browser
+//! into the attacker's account (login CSRF).
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Query, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use http::StatusCode;
+use http::header::{self, HeaderMap};
+use oauth2::{AuthorizationCode, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, Scope};
+use secrecy::{ExposeSecret, SecretString};
+use serde::Deserialize;
+use subtle::ConstantTimeEq;
+
+use crate::pages;
+use crate::session;
+use crate::web::{Web, random_token};
+
+/// Sign-ins in progress above which new ones are refused (memory bound).
+const MAX_PENDING_LOGINS: usize = 10_000;
+/// The longest `return_to` kept.
+const MAX_RETURN_TO: usize = 2048;
+
+struct LoginState {
+    nonce: String,
+    verifier: SecretString,
+    return_to: String,
+    binding: SecretString,
+    expires: Instant,
+}
+
+/// Sign-ins in progress, keyed by `state`.
+#[derive(Default)]
+pub(crate) struct LoginStates {
+    map: Mutex<HashMap<String, LoginState>>,
+}
+
+impl LoginStates {
+    pub(crate) fn retain_live(&self, now: Instant) {
+        self.lock().retain(|_, s| s.expires > now);
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, LoginState>> {
+        self.map
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// A local path to come back to after sign-in: starts with one `/`, no scheme-relative
+/// `//` or `/\`, no control characters; anything else becomes `/`.
+pub(crate) fn safe_return_to(path: &str) -> String {
+    let ok = path.starts_with('/')
+        && !path.starts_with("//")
+        && !path.starts_with("/\\")
+        && path.len() <= MAX_RETURN_TO
+        && !path.chars().any(|c| c.is_control() || c == '\\');
+    if ok { path.to_owned() } else { "/".to_owned() }
+}
+
+impl Web {
+    /// Signs the browser in and returns it to `return_to`: at the issuer
+    /// ([`Web::start_login`]), or in local mode directly as the local user (a new browser
+    /// session; see [`Web::local`] for why that is acceptable on loopback only).
+    pub(crate) async fn sign_in(&self, return_to: &str) -> Response {
+        let inner = &self.inner;
+        let Some(user) = &inner.local_user else {
+            return self.start_login(return_to);
+        };
+        let created = match inner
+            .store
+            .create_browser_session(user, inner.config.session_ttl)
+            .await
+        {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!(error = %e, "creating a browser session failed");
+                return pages::message(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Try again",
+                    "The server could not start your session.",
+                );
+            }
+        };
+        let secure = inner.config.secure_cookies();
+        let mut response = Redirect::to(&safe_return_to(return_to)).into_response();
+        if let Some(c) = session::set(
+            session::session_cookie(secure),
+            created.id.expose_secret(),
+            inner.config.session_ttl,
+            secure,
+        ) {
+            response.headers_mut().append(header::SET_COOKIE, c);
+        }
+        response
+    }
+
+    /// Starts a sign-in that returns to `return_to`: a 303 to the authorization server
+    /// plus the binding cookie.
+    pub(crate) fn start_login(&self, return_to: &str) -> Response {
+        let inner = &self.inner;
+        let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+        let (Ok(nonce), Ok(binding)) = (random_token(), random_token()) else {
+            return pages::message(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Try again",
+                "The server could not start a sign-in. Please try again.",
+            );
+        };
+        let Some(login_client) = &inner.login_client else {
+            return pages::message(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Try again",
+                "This server has no sign-in.",
+            );
+        };
+        let (url, state) = login_client
+            .authorize_url(CsrfToken::new_random)
+            .add_scope(Scope::new("openid".into()))
+            .set_pkce_challenge(challenge)
+            .add_extra_param("nonce", nonce.clone())
+            .url();
+        {
+            let mut map = inner.logins.lock();
+            let now = Instant::now();
+            map.retain(|_, s| s.expires > now);
+            if map.len() >= MAX_PENDING_LOGINS {
+                return pages::message(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Try again later",
+                    "Too many sign-ins are in progress.",
+                );
+            }
+            map.insert(
+                state.secret().clone(),
+                LoginState {
+                    nonce,
+                    verifier: SecretString::from(verifier.into_secret()),
+                    return_to: safe_return_to(return_to),
+                    binding: SecretString::from(binding.clone()),
+                    expires: now + inner.config.state_ttl,
+                },
+            );
+        }
+        let secure = inner.config.secure_cookies();
+        let mut response = Redirect::to(url.as_str()).into_response();
+        if let Some(c) = session::set(
+            session::login_cookie(secure),
+            &binding,
+            inner.config.state_ttl,
+            secure,
+        ) {
+            response.headers_mut().append(header::SET_COOKIE, c);
+        }
+        response
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct LoginQuery {
+    return_to: Option<String>,
+}
+
+/// `GET /login?return_to=/path`: starts a sign-in.
+pub(crate) async fn login(
+    State(web): State<Web>,
+    query: Result<Query<LoginQuery>, QueryRejection>,
+) -> Response {
+    let return_to = query
+        .ok()
+        .and_then(|Query(q)| q.return_to)
+        .unwrap_or_else(|| "/".to_owned());
+    web.sign_in(&return_to).await
+}
+
+#[derive(Debug, Deserialize)]
+pub(crate) struct CallbackQuery {
+    code: Option<String>,
+    state: Option<String>,
+    error: Option<String>,
+    iss: Option<String>,
+}
+
+fn refused(text: &str) -> Response {
+    pages::message(StatusCode::BAD_REQUEST, "Sign-in failed", text)
+}
+
+/// `GET /login/callback`: finishes a sign-in, creates the browser session.
+pub(crate) async fn callback(
+    State(web): State<Web>,
+    headers: HeaderMap,
+    query: Result<Query<CallbackQuery>, QueryRejection>,
+) -> Response {
+    let Ok(Query(query)) = query else {
+        return refused("The sign-in response was malformed.");
+    };
+    let inner = &web.inner;
+    let secure = inner.config.secure_cookies();
+    let Some(state) = query.state else {
+        return refused("The sign-in response had no state.");
+    };
+    let Some(login) = inner.logins.lock().remove(&state) else {
+        return refused("This sign-in is unknown or was already used. Please start again.");
+    };
+    let binding = session::read(&headers, session::login_cookie(secure)).unwrap_or_default();
+    let bound: bool = binding
+        .as_bytes()
+        .ct_eq(login.binding.expose_secret().as_bytes())
+        .into();
+    if !bound {
+        tracing::info!("sign-in callback from a browser that did not start it");
+        return refused("This sign-in was started in another browser. Please start again.");
+    }
+    if login.expires <= Instant::now() {
+        return refused("This sign-in has expired. Please start again.");
+    }
+    // RFC 9207: an authorization response naming another issuer is a mix-up attack.
+    if query
+        .iss
+        .as_deref()
+        .is_some_and(|iss| iss != inner.config.issuer)
+    {
+        tracing::warn!("sign-in response from another issuer refused");
+        return refused("The sign-in response came from another authorization server.");
+    }
+    if query.error.is_some() {
+        return refused("The sign-in was refused at the authorization server.");
+    }
+    let Some(code) = query.code else {
+        return refused("The sign-in response had no code.");
+    };
+    let client = crate::outbound::OAuthHttp(inner.http.clone());
+    let Some(login_client) = &inner.login_client else {
+        return refused("This server has no sign-in.");
+    };
+    let token = match login_client
+        .exchange_code(AuthorizationCode::new(code))
+        .set_pkce_verifier(PkceCodeVerifier::new(
+            login.verifier.expose_secret().to_owned(),
+        ))
+        .request_async(&client)
+        .await
+    {
+        Ok(t) => t,
+        Err(e) => {
+            tracing::warn!(error = %crate::third_party::describe(&e), "sign-in code exchange failed");
+            return refused("The authorization server did not accept the sign-in.");
+        }
+    };
+    let Some(id_token) = token.extra_fields().id_token.as_deref() else {
+        return refused("The authorization server returned no ID token.");
+    };
+    let claims = match web
+        .verify_jwt(id_token, &inner.config.login_client.client_id)
+        .await
+    {
+        Ok(c) => c,
+        Err(e) => {
+            tracing::warn!(reason = %e, "ID token refused");
+            return refused("The ID token could not be verified.");
+        }
+    };
+    let nonce_ok: bool = claims
+        .nonce
+        .as_deref()
+        .unwrap_or("")
+        .as_bytes()
+        .ct_eq(login.nonce.as_bytes())
+        .into();
+    if !nonce_ok {
+        return refused("The ID token does not belong to this sign-in.");
+    }
+    let principal = mcp_elicit_server::Principal::authenticated(claims.iss, claims.sub);
+    let created = match inner
+        .store
+        .create_browser_session(&principal, inner.config.session_ttl)
+        .await
+    {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!(error = %e, "creating a browser session failed");
+            return pages::message(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Try again",
+                "The server could not start your session.",
+            );
+        }
+    };
+    tracing::info!(user = %principal, "browser signed in");
+    let mut response = Redirect::to(&login.return_to).into_response();
+    let h = response.headers_mut();
+    if let Some(c) = session::set(
+        session::session_cookie(secure),
+        created.id.expose_secret(),
+        inner.config.session_ttl,
+        secure,
+    ) {
+        h.append(header::SET_COOKIE, c);
+    }
+    if let Some(c) = session::clear(session::login_cookie(secure), secure) {
+        h.append(header::SET_COOKIE, c);
+    }
+    response
+}
+
+/// `POST /logout`: ends the browser session (same-origin only).
+pub(crate) async fn logout(State(web): State<Web>, headers: HeaderMap) -> Response {
+    let secure = web.inner.config.secure_cookies();
+    if !crate::csrf::same_origin(&headers, &web.inner.config.origin()) {
+        return pages::message(
+            StatusCode::FORBIDDEN,
+            "Refused",
+            "Cross-site request refused.",
+        );
+    }
+    if let Some(raw) = session::read(&headers, session::session_cookie(secure))
+        && let Err(e) = web.inner.store.delete_browser_session(&raw).await
+    {
+        tracing::warn!(error = %e, "deleting a browser session failed");
+    }
+    let mut response = pages::message(StatusCode::OK, "Signed out", "You are signed out.");
+    if let Some(c) = session::clear(session::session_cookie(secure), secure) {
+        response.headers_mut().append(header::SET_COOKIE, c);
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::safe_return_to;
+
+    #[test]
+    fn return_to_stays_on_this_server() {
+        assert_eq!(
+            safe_return_to("/connect?elicitationId=a"),
+            "/connect?elicitationId=a"
+        );
+        for bad in [
+            "https://evil.example/",
+            "//evil.example/",
+            "/\\evil.example",
+            "",
+            "connect",
+            "/a\nb",
+        ] {
+            assert_eq!(safe_return_to(bad), "/", "{bad:?}");
+        }
+    }
+}

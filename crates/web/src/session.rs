@@ -1,0 +1,113 @@
+//! Cookies of the web pages: the browser session (after OpenID Connect sign-in) and the
+//! short-lived sign-in binding. `HttpOnly`, `SameSite=Lax`, and with an https public URL
+//! `Secure` with the `__Host-` prefix (host-only, path `/`).
+
+use std::time::Duration;
+
+use cookie::{Cookie, SameSite};
+use http::HeaderMap;
+use http::header::{self, HeaderValue};
+use mcp_elicit_store::BrowserSession;
+
+use crate::web::Web;
+
+/// The browser session cookie's name.
+pub(crate) fn session_cookie(secure: bool) -> &'static str {
+    if secure {
+        "__Host-mcp-elicit-session"
+    } else {
+        "mcp-elicit-session"
+    }
+}
+
+/// The sign-in binding cookie's name.
+pub(crate) fn login_cookie(secure: bool) -> &'static str {
+    if secure {
+        "__Host-mcp-elicit-login"
+    } else {
+        "mcp-elicit-login"
+    }
+}
+
+/// The value of cookie `name` in the request, if exactly one is present (a duplicate is
+/// refused: it hints at cookie injection from a sibling domain).
+pub(crate) fn read(headers: &HeaderMap, name: &str) -> Option<String> {
+    let mut found = None;
+    for value in headers.get_all(header::COOKIE) {
+        let Ok(text) = value.to_str() else { continue };
+        for c in Cookie::split_parse(text).flatten() {
+            if c.name() == name {
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(c.value().to_owned());
+            }
+        }
+    }
+    found
+}
+
+/// A `Set-Cookie` value.
+pub(crate) fn set(name: &str, value: &str, max_age: Duration, secure: bool) -> Option<HeaderValue> {
+    let secs = i64::try_from(max_age.as_secs()).unwrap_or(i64::MAX);
+    let c = Cookie::build((name, value))
+        .path("/")
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .max_age(cookie::time::Duration::seconds(secs))
+        .build();
+    HeaderValue::from_str(&c.to_string()).ok()
+}
+
+/// A `Set-Cookie` value deleting cookie `name`.
+pub(crate) fn clear(name: &str, secure: bool) -> Option<HeaderValue> {
+    set(name, "", Duration::ZERO, secure)
+}
+
+impl Web {
+    /// The live browser session of this request, if any.
+    pub(crate) async fn browser_session(&self, headers: &HeaderMap) -> Option<BrowserSession> {
+        let raw = read(headers, session_cookie(self.inner.config.secure_cookies()))?;
+        match self.inner.store.get_browser_session(&raw).await {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!(error = %e, "browser session lookup failed");
+                None
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cookies_are_host_prefixed_and_secure_on_https_and_always_httponly_lax() {
+        let secure = set(session_cookie(true), "v", Duration::from_secs(60), true).expect("cookie");
+        let text = secure.to_str().expect("ascii");
+        assert!(text.starts_with("__Host-mcp-elicit-session=v"), "{text}");
+        for part in ["HttpOnly", "SameSite=Lax", "Secure", "Path=/", "Max-Age=60"] {
+            assert!(text.contains(part), "{part} in {text}");
+        }
+        assert!(!text.contains("Domain"), "host-only: {text}");
+        let plain =
+            set(session_cookie(false), "v", Duration::from_secs(60), false).expect("cookie");
+        let text = plain.to_str().expect("ascii");
+        assert!(text.starts_with("mcp-elicit-session=v") && !text.contains("Secure"));
+        assert!(text.contains("HttpOnly") && text.contains("SameSite=Lax"));
+    }
+
+    #[test]
+    fn duplicate_or_malformed_cookies_are_not_read() {
+        let mut h = HeaderMap::new();
+        h.append(header::COOKIE, HeaderValue::from_static("a=1; b=2"));
+        assert_eq!(read(&h, "b").as_deref(), Some("2"));
+        h.append(header::COOKIE, HeaderValue::from_static("b=3"));
+        assert_eq!(read(&h, "b"), None, "two values: cookie injection, refuse");
+        let mut h = HeaderMap::new();
+        h.append(header::COOKIE, HeaderValue::from_static(";;=;x"));
+        assert_eq!(read(&h, "x"), None);
+    }
+}

@@ -1,0 +1,365 @@
+//! The server as OAuth client of a third-party provider (the specification's "URL Mode
+//! Elicitation for OAuth Flows"): authorization code + PKCE S256, a one-time `state`
+//! bound to the elicitation, the user and an expiry (kept by the vault), the exact
+//! redirect URI `/oauth/callback`; tokens stored encrypted for the user and refreshed by
+//! [`Web::access_token_for`]. Tokens never reach the MCP client, and the MCP client's own
+//! bearer token is never sent to the provider.
+
+use std::time::{Duration, SystemTime};
+
+use axum::Form;
+use axum::extract::rejection::{FormRejection, QueryRejection};
+use axum::extract::{Query, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use http::{HeaderMap, StatusCode};
+use mcp_elicit_server::Principal;
+use mcp_elicit_store::{Error as StoreError, OAuthTokens};
+use oauth2::{
+    AuthorizationCode, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, RefreshToken,
+    RequestTokenError, Scope, TokenResponse,
+};
+use secrecy::{ExposeSecret, SecretString};
+use serde::Deserialize;
+
+use crate::config::ProviderConfig;
+use crate::connect::{done, not_found};
+use crate::error::WebError;
+use crate::pages;
+use crate::purpose::Purpose;
+use crate::web::{IdTokenField, OAuthClient, Web};
+
+/// Access tokens closer than this to expiry are refreshed first.
+const REFRESH_MARGIN: Duration = Duration::from_secs(30);
+
+/// A configured provider and its OAuth client.
+pub(crate) struct Provider {
+    pub(crate) config: ProviderConfig,
+    client: OAuthClient,
+    /// The issuer, when known from discovery (checked against RFC 9207 `iss`).
+    issuer: Option<String>,
+}
+
+impl Provider {
+    /// The origin of the authorization endpoint (where the browser is sent).
+    pub(crate) fn origin(&self) -> String {
+        self.client.auth_uri().url().origin().ascii_serialization()
+    }
+
+    pub(crate) fn new(config: ProviderConfig, client: OAuthClient) -> Self {
+        let issuer = match &config.endpoints {
+            crate::config::ProviderEndpoints::Discover { issuer } => Some(issuer.clone()),
+            _ => None,
+        };
+        Self {
+            config,
+            client,
+            issuer,
+        }
+    }
+}
+
+type TokenResult = oauth2::StandardTokenResponse<IdTokenField, oauth2::basic::BasicTokenType>;
+
+/// A description of a token request failure without any token or code in it.
+pub(crate) fn describe<E: std::error::Error>(
+    e: &RequestTokenError<E, oauth2::basic::BasicErrorResponse>,
+) -> String {
+    match e {
+        RequestTokenError::ServerResponse(r) => format!("the server answered {}", r.error()),
+        RequestTokenError::Request(inner) => format!("request failed: {inner}"),
+        RequestTokenError::Parse(_, _) => "the token response was malformed".into(),
+        RequestTokenError::Other(m) => m.clone(),
+    }
+}
+
+fn tokens_from(response: &TokenResult, previous_refresh: Option<&SecretString>) -> OAuthTokens {
+    let mut tokens = OAuthTokens::bearer(SecretString::from(
+        response.access_token().secret().to_owned(),
+    ));
+    tokens.refresh_token = response
+        .refresh_token()
+        .map(|r| SecretString::from(r.secret().to_owned()))
+        .or_else(|| previous_refresh.cloned());
+    tokens.expires_at = response
+        .expires_in()
+        .and_then(|d| SystemTime::now().checked_add(d));
+    tokens.scopes = response
+        .scopes()
+        .map(|s| s.iter().map(|s| s.to_string()).collect())
+        .unwrap_or_default();
+    tokens
+}
+
+impl Web {
+    /// A usable access token of `principal` at `provider`, refreshed first when it has
+    /// expired (or is about to) and a refresh token exists. [`WebError::NotConnected`]
+    /// when there are no tokens or they cannot be refreshed: send a URL mode elicitation
+    /// with [`Purpose::OAuth`].
+    pub async fn access_token_for(
+        &self,
+        principal: &Principal,
+        provider: &str,
+    ) -> Result<SecretString, WebError> {
+        let p = self
+            .inner
+            .providers
+            .get(provider)
+            .ok_or_else(|| WebError::UnknownProvider(provider.to_owned()))?;
+        let not_connected = || WebError::NotConnected {
+            provider: provider.to_owned(),
+        };
+        let tokens = self
+            .inner
+            .store
+            .get_tokens(principal, provider)
+            .await?
+            .ok_or_else(not_connected)?;
+        let fresh = tokens
+            .expires_at
+            .is_none_or(|at| at > SystemTime::now() + REFRESH_MARGIN);
+        if fresh {
+            return Ok(tokens.access_token);
+        }
+        let Some(refresh) = tokens.refresh_token.clone() else {
+            return Err(not_connected());
+        };
+        let client = crate::outbound::OAuthHttp(self.inner.http.clone());
+        let refresh_token = RefreshToken::new(refresh.expose_secret().to_owned());
+        let mut request = p.client.exchange_refresh_token(&refresh_token);
+        if let Some(resource) = &p.config.resource {
+            request = request.add_extra_param("resource", resource.clone());
+        }
+        let response = match request.request_async(&client).await {
+            Ok(r) => r,
+            Err(RequestTokenError::ServerResponse(r)) => {
+                tracing::info!(provider, error = %r.error(), "refresh refused; the user must connect again");
+                return Err(not_connected());
+            }
+            Err(e) => {
+                return Err(WebError::TokenRequest {
+                    provider: provider.to_owned(),
+                    message: describe(&e),
+                });
+            }
+        };
+        let renewed = tokens_from(&response, Some(&refresh));
+        self.inner
+            .store
+            .put_tokens(principal, provider, &renewed)
+            .await?;
+        tracing::debug!(provider, user = %principal, "third-party token refreshed");
+        Ok(renewed.access_token)
+    }
+}
+
+#[derive(Deserialize)]
+pub(crate) struct StartForm {
+    #[serde(rename = "elicitationId", default)]
+    elicitation_id: String,
+    #[serde(default)]
+    csrf: String,
+}
+
+/// `POST /connect/oauth`: records a one-time `state` and sends the browser to the
+/// provider.
+pub(crate) async fn start(
+    State(web): State<Web>,
+    headers: HeaderMap,
+    form: Result<Form<StartForm>, FormRejection>,
+) -> Response {
+    let Ok(Form(form)) = form else {
+        return pages::message(
+            StatusCode::BAD_REQUEST,
+            "Bad request",
+            "The form was malformed.",
+        );
+    };
+    let flow = match web
+        .load_post(&headers, &form.elicitation_id, &form.csrf)
+        .await
+    {
+        Ok(f) => f,
+        Err(r) => return r,
+    };
+    let Purpose::OAuth { provider } = &flow.entry.purpose else {
+        return not_found();
+    };
+    let Some(p) = web.inner.providers.get(provider) else {
+        tracing::warn!(provider, "elicitation names an unconfigured provider");
+        return not_found();
+    };
+    let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
+    let verifier = SecretString::from(verifier.into_secret());
+    let state = match web
+        .inner
+        .store
+        .create_oauth_state(
+            &flow.session.principal,
+            &flow.pending.id,
+            provider,
+            &verifier,
+            web.inner.config.state_ttl,
+        )
+        .await
+    {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::warn!(error = %e, "recording an OAuth state failed");
+            return pages::message(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Try again",
+                "The server could not start the authorization.",
+            );
+        }
+    };
+    let state_value = state.expose_secret().to_owned();
+    let mut request = p
+        .client
+        .authorize_url(move || CsrfToken::new(state_value))
+        .set_pkce_challenge(challenge);
+    for scope in &p.config.scopes {
+        request = request.add_scope(Scope::new(scope.clone()));
+    }
+    if let Some(resource) = &p.config.resource {
+        request = request.add_extra_param("resource", resource.clone());
+    }
+    let (url, _) = request.url();
+    tracing::info!(elicitation_id = %flow.pending.id, provider, "sending the browser to the provider");
+    Redirect::to(url.as_str()).into_response()
+}
+
+#[derive(Deserialize)]
+pub(crate) struct CallbackQuery {
+    code: Option<String>,
+    state: Option<String>,
+    error: Option<String>,
+    iss: Option<String>,
+}
+
+fn failed(status: StatusCode, text: &str) -> Response {
+    pages::message(status, "Authorization not completed", text)
+}
+
+/// `GET /oauth/callback`: the provider's redirect back.
+pub(crate) async fn callback(
+    State(web): State<Web>,
+    headers: HeaderMap,
+    query: Result<Query<CallbackQuery>, QueryRejection>,
+) -> Response {
+    let Ok(Query(query)) = query else {
+        return failed(
+            StatusCode::BAD_REQUEST,
+            "The response was malformed. Nothing was changed.",
+        );
+    };
+    let Some(state) = query.state.filter(|s| !s.is_empty()) else {
+        return failed(
+            StatusCode::BAD_REQUEST,
+            "The response had no state. Nothing was changed.",
+        );
+    };
+    let Some(session) = web.browser_session(&headers).await else {
+        return failed(
+            StatusCode::UNAUTHORIZED,
+            "You are not signed in on this server. Open the link from your application again.",
+        );
+    };
+    let principal = session.principal.clone();
+    let record = match web.inner.store.take_oauth_state(&principal, &state).await {
+        Ok(r) => r,
+        Err(StoreError::Expired(_)) => {
+            return failed(
+                StatusCode::BAD_REQUEST,
+                "This authorization has expired. Nothing was changed.",
+            );
+        }
+        Err(StoreError::NotFound(_)) => {
+            tracing::warn!(user = %principal, "OAuth callback with an unknown, used or foreign state");
+            return failed(
+                StatusCode::BAD_REQUEST,
+                "This authorization is unknown, was already used, or belongs to someone else. Nothing was changed.",
+            );
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "reading an OAuth state failed");
+            return failed(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The server could not check this response.",
+            );
+        }
+    };
+    // RFC 9207: the response must come from the provider this state was created for.
+    let expected_issuer = web
+        .inner
+        .providers
+        .get(&record.provider)
+        .and_then(|p| p.issuer.as_deref());
+    if let (Some(got), Some(expected)) = (query.iss.as_deref(), expected_issuer)
+        && got != expected
+    {
+        tracing::warn!(provider = %record.provider, "authorization response from another issuer refused");
+        return failed(
+            StatusCode::BAD_REQUEST,
+            "The response came from another authorization server. Nothing was changed.",
+        );
+    }
+    if query.error.is_some() {
+        return failed(
+            StatusCode::BAD_REQUEST,
+            "The provider did not grant access. Nothing was changed; you can start again from your application.",
+        );
+    }
+    let Some(code) = query.code.filter(|c| !c.is_empty()) else {
+        return failed(
+            StatusCode::BAD_REQUEST,
+            "The response had no code. Nothing was changed.",
+        );
+    };
+    let flow = match web.load_flow(session, &record.elicitation_id).await {
+        Ok(f) => f,
+        Err(r) => return r,
+    };
+    if !matches!(&flow.entry.purpose, Purpose::OAuth { provider } if *provider == record.provider) {
+        return not_found();
+    }
+    let Some(p) = web.inner.providers.get(&record.provider) else {
+        return not_found();
+    };
+    let client = crate::outbound::OAuthHttp(web.inner.http.clone());
+    let mut exchange = p
+        .client
+        .exchange_code(AuthorizationCode::new(code))
+        .set_pkce_verifier(PkceCodeVerifier::new(
+            record.pkce_verifier.expose_secret().to_owned(),
+        ));
+    if let Some(resource) = &p.config.resource {
+        exchange = exchange.add_extra_param("resource", resource.clone());
+    }
+    let response = match exchange.request_async(&client).await {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!(provider = %record.provider, error = %describe(&e), "code exchange failed");
+            return failed(
+                StatusCode::BAD_GATEWAY,
+                "The provider did not accept the authorization. Nothing was changed.",
+            );
+        }
+    };
+    let tokens = tokens_from(&response, None);
+    if let Err(e) = web
+        .inner
+        .store
+        .put_tokens(&principal, &record.provider, &tokens)
+        .await
+    {
+        tracing::warn!(error = %e, "storing third-party tokens failed");
+        return failed(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "The server could not store the authorization.",
+        );
+    }
+    match web.finish(&flow).await {
+        Ok(()) => done(&format!("{} is connected.", p.config.display_name)),
+        Err(r) => r,
+    }
+}

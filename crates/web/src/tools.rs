@@ -1,0 +1,298 @@
+//! Demo tools that use the pages: `set_api_key` (secret entry), `connect_provider`
+//! (third-party OAuth) and `approve_purchase` (confirmation). Each answers -32042 (URL
+//! elicitation required) with the connect page's URL until the user has finished there,
+//! then succeeds on retry. Nothing secret is ever put in a result: the key and the tokens
+//! stay on the server.
+//!
+//! Chain [`WebTools::call`] into a `ServerHandler::call_tool` and list
+//! [`WebTools::definitions`] in `list_tools`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use mcp_elicit_core::message::Mode;
+use mcp_elicit_server::{Elicitor, Principal, UrlElicitation};
+use rmcp::ErrorData;
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
+use serde_json::{Value, json};
+
+use crate::error::WebError;
+use crate::purpose::{ConfirmOutcome, Purpose};
+use crate::web::Web;
+
+/// The vault name `set_api_key` stores the key under.
+pub const API_KEY_NAME: &str = "demo-api-key";
+/// The longest `item` / `amount` accepted by `approve_purchase`.
+const MAX_ARG: usize = 200;
+/// Unanswered confirmations remembered at most.
+const MAX_APPROVALS: usize = 10_000;
+
+fn schema(value: Value) -> Arc<JsonObject> {
+    match value {
+        Value::Object(map) => Arc::new(map),
+        _ => Arc::new(JsonObject::new()),
+    }
+}
+
+fn text(t: impl Into<String>) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(t.into())])
+}
+
+fn bad_args(message: impl Into<String>) -> ErrorData {
+    ErrorData::invalid_params(message.into(), None)
+}
+
+fn internal(e: &WebError) -> ErrorData {
+    ErrorData::internal_error(e.to_string(), None)
+}
+
+/// The demo tools.
+pub struct WebTools {
+    web: Web,
+    /// The last confirmation sent per (user, summary), to read its answer on retry.
+    approvals: Mutex<HashMap<(Principal, String), String>>,
+}
+
+impl std::fmt::Debug for WebTools {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WebTools").finish_non_exhaustive()
+    }
+}
+
+impl Web {
+    /// A URL elicitation pointing to this server's connect page, with `purpose`
+    /// registered for `principal`. Send it with `Elicitor::url_required` (or
+    /// `Elicitor::url`).
+    pub fn url_elicitation(
+        &self,
+        principal: &Principal,
+        message: &str,
+        purpose: Purpose,
+    ) -> Result<UrlElicitation, mcp_elicit_server::Error> {
+        let elicitation = UrlElicitation::new(message, |id| self.connect_url(id.as_str()))?;
+        self.register(principal, elicitation.id().as_str(), purpose);
+        Ok(elicitation)
+    }
+}
+
+impl WebTools {
+    /// The tools over `web`.
+    pub fn new(web: Web) -> Self {
+        Self {
+            web,
+            approvals: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// Whether `name` is one of these tools.
+    pub fn handles(name: &str) -> bool {
+        matches!(
+            name,
+            "set_api_key" | "connect_provider" | "approve_purchase"
+        )
+    }
+
+    /// The tool definitions.
+    pub fn definitions(&self) -> Vec<Tool> {
+        let providers: Vec<&str> = self
+            .web
+            .inner
+            .config
+            .providers
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        vec![
+            Tool::new(
+                "set_api_key",
+                "Uses your Example Co API key. The first time (or with replace=true) it asks you to enter the key \
+                 on this server's own page (URL mode): the key is stored encrypted for your account and never \
+                 passes through the MCP client.",
+                schema(json!({"type": "object", "properties": {
+                    "replace": {"type": "boolean", "description": "Ask for a new key even if one is on file."}
+                }})),
+            ),
+            Tool::new(
+                "connect_provider",
+                "Connects your account at a third-party provider through OAuth on this server's page (URL mode); \
+                 the tokens stay on the server.",
+                schema(json!({"type": "object", "properties": {
+                    "provider": {"type": "string", "enum": providers, "description": "Which provider (default: the first)."}
+                }})),
+            ),
+            Tool::new(
+                "approve_purchase",
+                "Asks you to confirm a purchase on this server's page (URL mode) and reports your answer.",
+                schema(
+                    json!({"type": "object", "required": ["item", "amount"], "properties": {
+                        "item": {"type": "string", "maxLength": MAX_ARG},
+                        "amount": {"type": "string", "maxLength": MAX_ARG, "description": "e.g. 42.00 EUR"}
+                    }}),
+                ),
+            ),
+        ]
+    }
+
+    /// Runs tool `name` for the user of `elicitor`; `None` when it is not one of these.
+    pub async fn call(
+        &self,
+        elicitor: &Elicitor,
+        name: &str,
+        args: &JsonObject,
+    ) -> Option<Result<CallToolResult, ErrorData>> {
+        Some(match name {
+            "set_api_key" => self.set_api_key(elicitor, args).await,
+            "connect_provider" => self.connect_provider(elicitor, args).await,
+            "approve_purchase" => self.approve_purchase(elicitor, args).await,
+            _ => return None,
+        })
+    }
+
+    /// -32042 with `elicitation`, or the fallback text when the client has no URL mode.
+    async fn require(
+        &self,
+        elicitor: &Elicitor,
+        elicitation: UrlElicitation,
+    ) -> Result<CallToolResult, ErrorData> {
+        if !elicitor.supports(Mode::Url) {
+            let text = elicitor.url_fallback(&elicitation).await?;
+            return Ok(CallToolResult::error(vec![ContentBlock::text(text)]));
+        }
+        Err(elicitor.url_required(&[elicitation]).await.into())
+    }
+
+    async fn set_api_key(
+        &self,
+        elicitor: &Elicitor,
+        args: &JsonObject,
+    ) -> Result<CallToolResult, ErrorData> {
+        let user = elicitor.principal();
+        let replace = args
+            .get("replace")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let stored = self
+            .web
+            .inner
+            .store
+            .get_secret(user, API_KEY_NAME)
+            .await
+            .map_err(|e| internal(&WebError::Store(e)))?;
+        if let Some(secret) = stored
+            && !replace
+        {
+            let age = secret
+                .updated_at
+                .elapsed()
+                .map(|d| d.as_secs())
+                .unwrap_or(0);
+            return Ok(text(format!(
+                "Your Example Co API key is on file (saved {age} s ago) and was used for this call. \
+                 It stays on the server."
+            )));
+        }
+        let elicitation = self.web.url_elicitation(
+            user,
+            "Enter your Example Co API key on the server's page.",
+            Purpose::Secret {
+                name: API_KEY_NAME.into(),
+                label: "Example Co API key".into(),
+            },
+        )?;
+        self.require(elicitor, elicitation).await
+    }
+
+    async fn connect_provider(
+        &self,
+        elicitor: &Elicitor,
+        args: &JsonObject,
+    ) -> Result<CallToolResult, ErrorData> {
+        let providers = &self.web.inner.config.providers;
+        let provider = match args.get("provider") {
+            Some(Value::String(p)) => p.clone(),
+            Some(_) => return Err(bad_args("provider must be a string")),
+            None => match providers.first() {
+                Some(p) => p.name.clone(),
+                None => return Err(bad_args("no third-party provider is configured")),
+            },
+        };
+        let Some(config) = providers.iter().find(|p| p.name == provider) else {
+            return Err(bad_args(format!("unknown provider {provider:?}")));
+        };
+        let user = elicitor.principal();
+        match self.web.access_token_for(user, &provider).await {
+            Ok(_token) => Ok(text(format!(
+                "Your {} account is connected; this server holds a valid token for it (never shown to the client).",
+                config.display_name
+            ))),
+            Err(WebError::NotConnected { .. }) => {
+                let elicitation = self.web.url_elicitation(
+                    user,
+                    &format!(
+                        "Connect your {} account on the server's page.",
+                        config.display_name
+                    ),
+                    Purpose::OAuth { provider },
+                )?;
+                self.require(elicitor, elicitation).await
+            }
+            Err(e) => Err(internal(&e)),
+        }
+    }
+
+    async fn approve_purchase(
+        &self,
+        elicitor: &Elicitor,
+        args: &JsonObject,
+    ) -> Result<CallToolResult, ErrorData> {
+        let arg = |name: &str| -> Result<String, ErrorData> {
+            match args.get(name) {
+                Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= MAX_ARG => {
+                    Ok(s.trim().to_owned())
+                }
+                _ => Err(bad_args(format!(
+                    "{name} must be a non-empty string of at most {MAX_ARG} characters"
+                ))),
+            }
+        };
+        let (item, amount) = (arg("item")?, arg("amount")?);
+        let summary = format!("Buy {item} for {amount}");
+        let user = elicitor.principal().clone();
+        let key = (user.clone(), summary.clone());
+        let previous = self
+            .approvals
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(&key)
+            .cloned();
+        if let Some(id) = previous
+            && let Some(outcome) = self.web.confirmation(&user, &id)
+        {
+            self.approvals
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .remove(&key);
+            return Ok(match outcome {
+                ConfirmOutcome::Confirmed => text(format!("Approved: {summary}.")),
+                _ => text(format!("You cancelled: {summary}. Nothing was bought.")),
+            });
+        }
+        let elicitation = self.web.url_elicitation(
+            &user,
+            "Confirm the purchase on the server's page.",
+            Purpose::Confirm { summary },
+        )?;
+        {
+            let mut approvals = self
+                .approvals
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if approvals.len() >= MAX_APPROVALS {
+                // A demo bound: forget unanswered confirmations rather than grow forever.
+                approvals.clear();
+            }
+            approvals.insert(key, elicitation.id().as_str().to_owned());
+        }
+        self.require(elicitor, elicitation).await
+    }
+}

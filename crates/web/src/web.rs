@@ -1,0 +1,380 @@
+//! [`Web`]: the shared state of the web layer, built once per server, and its router.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::routing::{get, post};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use mcp_elicit_server::{Elicitations, Principal};
+use mcp_elicit_store::{SessionStore, VaultStore};
+use oauth2::basic::{
+    BasicErrorResponse, BasicRevocationErrorResponse, BasicTokenIntrospectionResponse,
+    BasicTokenType,
+};
+use oauth2::{
+    AuthUrl, ClientId, ClientSecret, EndpointNotSet, EndpointSet, RedirectUrl,
+    StandardRevocableToken, StandardTokenResponse, TokenUrl,
+};
+use secrecy::ExposeSecret;
+use serde::{Deserialize, Serialize};
+use url::Url;
+
+use crate::config::{ClientRegistration, ProviderEndpoints, WebConfig};
+use crate::error::WebError;
+use crate::jwks::Jwks;
+use crate::login::LoginStates;
+use crate::purpose::{ConfirmOutcome, Purpose, Purposes};
+use crate::session_binding::SessionBindings;
+use crate::third_party::Provider;
+use crate::{confirm, connect, login, outbound, pages, resource_server, secret_page, third_party};
+
+/// The largest request body the pages accept (forms are small).
+pub const BODY_LIMIT: usize = 16 * 1024;
+
+/// The store the web layer needs: the vault (secrets, tokens, OAuth `state`) and browser
+/// sessions. [`mcp_elicit_store::Vault`] is one.
+pub trait WebStore: VaultStore + SessionStore {}
+impl<T: VaultStore + SessionStore> WebStore for T {}
+
+/// The token response fields beyond OAuth's: the OpenID Connect ID token.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub(crate) struct IdTokenField {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) id_token: Option<String>,
+}
+impl oauth2::ExtraTokenFields for IdTokenField {}
+
+/// An OAuth client with authorization and token endpoints set.
+pub(crate) type OAuthClient = oauth2::Client<
+    BasicErrorResponse,
+    StandardTokenResponse<IdTokenField, BasicTokenType>,
+    BasicTokenIntrospectionResponse,
+    StandardRevocableToken,
+    BasicRevocationErrorResponse,
+    EndpointSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointNotSet,
+    EndpointSet,
+>;
+
+pub(crate) fn oauth_client(
+    registration: &ClientRegistration,
+    authorization: &Url,
+    token: &Url,
+    redirect: String,
+) -> Result<OAuthClient, WebError> {
+    let redirect =
+        RedirectUrl::new(redirect).map_err(|e| WebError::Config(format!("redirect URI: {e}")))?;
+    let mut client = oauth2::Client::new(ClientId::new(registration.client_id.clone()))
+        .set_auth_uri(AuthUrl::from_url(authorization.clone()))
+        .set_token_uri(TokenUrl::from_url(token.clone()))
+        .set_redirect_uri(redirect);
+    if let Some(secret) = &registration.client_secret {
+        client = client.set_client_secret(ClientSecret::new(secret.expose_secret().to_owned()));
+    }
+    Ok(client)
+}
+
+/// 256 random bits, URL-safe base64.
+pub(crate) fn random_token() -> Result<String, getrandom::Error> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)?;
+    Ok(URL_SAFE_NO_PAD.encode(bytes))
+}
+
+pub(crate) struct Inner {
+    pub(crate) config: WebConfig,
+    pub(crate) hub: Elicitations,
+    pub(crate) store: Arc<dyn WebStore>,
+    pub(crate) http: reqwest::Client,
+    /// The issuer's keys; `None` in local mode.
+    pub(crate) jwks: Option<Jwks>,
+    /// The sign-in client at the issuer; `None` in local mode.
+    pub(crate) login_client: Option<OAuthClient>,
+    /// Local mode: the only user, signed in without an issuer (see [`Web::local`]).
+    pub(crate) local_user: Option<Principal>,
+    pub(crate) logins: LoginStates,
+    pub(crate) providers: HashMap<String, Provider>,
+    pub(crate) purposes: Purposes,
+    pub(crate) sessions: SessionBindings,
+}
+
+/// The web layer of URL mode elicitation: resource server, sign-in and the pages.
+/// Cheap to clone.
+#[derive(Clone)]
+pub struct Web {
+    pub(crate) inner: Arc<Inner>,
+}
+
+impl fmt::Debug for Web {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Web")
+            .field("issuer", &self.inner.config.issuer)
+            .field("public_url", &self.inner.config.public_url.as_str())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Web {
+    /// Builds the web layer: checks `config`, discovers the issuer (and the providers
+    /// configured by issuer) and loads the issuer's JWKS.
+    ///
+    /// `hub` is the server's [`Elicitations`] (the pages complete elicitations through
+    /// it, which notifies the originating client); `store` holds secrets, tokens, OAuth
+    /// `state` and browser sessions.
+    pub async fn new(
+        config: WebConfig,
+        hub: Elicitations,
+        store: Arc<dyn WebStore>,
+    ) -> Result<Web, WebError> {
+        config.validate()?;
+        let http = outbound::client()?;
+        let meta = outbound::discover(&http, &config.issuer).await?;
+        let Some(jwks_uri) = meta.jwks_uri.clone() else {
+            return Err(WebError::Discovery {
+                url: config.issuer.clone(),
+                message: "the issuer publishes no jwks_uri".into(),
+            });
+        };
+        let jwks = Jwks::load(http.clone(), jwks_uri.to_string(), config.jwks_min_refresh).await?;
+        let base = config.base();
+        let login_client = oauth_client(
+            &config.login_client,
+            &meta.authorization_endpoint,
+            &meta.token_endpoint,
+            format!("{base}/login/callback"),
+        )?;
+        let mut providers = HashMap::new();
+        for p in &config.providers {
+            let (authorization, token) = match &p.endpoints {
+                ProviderEndpoints::Explicit {
+                    authorization,
+                    token,
+                } => (authorization.clone(), token.clone()),
+                ProviderEndpoints::Discover { issuer } => {
+                    let m = outbound::discover(&http, issuer).await?;
+                    (m.authorization_endpoint, m.token_endpoint)
+                }
+            };
+            let client = oauth_client(
+                &p.client,
+                &authorization,
+                &token,
+                format!("{base}/oauth/callback"),
+            )?;
+            providers.insert(p.name.clone(), Provider::new(p.clone(), client));
+        }
+        Ok(Web {
+            inner: Arc::new(Inner {
+                config,
+                hub,
+                store,
+                http,
+                jwks: Some(jwks),
+                login_client: Some(login_client),
+                local_user: None,
+                logins: LoginStates::default(),
+                providers,
+                purposes: Purposes::default(),
+                sessions: SessionBindings::default(),
+            }),
+        })
+    }
+
+    /// The web layer in **local mode**: no issuer, no bearer tokens; every browser that
+    /// opens a page is signed in as `user`, the local OS user the server runs for.
+    ///
+    /// This is only sound because `public_url` must be a loopback URL (checked here) and
+    /// the server must listen on loopback only: then only processes of this machine
+    /// reach the pages. It is not a defence against other local processes (any of them
+    /// can open a page); what protects an elicitation is its id, 128 random bits that
+    /// only the MCP client it was sent to knows. CSRF tokens and the Origin check still
+    /// keep other web sites from posting the forms. Do not use it on a shared machine
+    /// whose other users you do not trust; configure an issuer instead ([`Web::new`]).
+    ///
+    /// Third-party providers in `providers` are discovered as in [`Web::new`].
+    pub async fn local(
+        public_url: Url,
+        user: Principal,
+        providers: Vec<crate::ProviderConfig>,
+        hub: Elicitations,
+        store: Arc<dyn WebStore>,
+    ) -> Result<Web, WebError> {
+        if !crate::config::is_loopback(&public_url) || public_url.scheme() != "http" {
+            return Err(WebError::Config(format!(
+                "local mode serves its pages on loopback http only, not {public_url}"
+            )));
+        }
+        let mut config = WebConfig::new(
+            mcp_elicit_server::LOCAL_ISSUER,
+            public_url,
+            ClientRegistration::public("local"),
+        );
+        config.providers = providers;
+        let http = outbound::client()?;
+        let base = config.base();
+        let mut map = HashMap::new();
+        for p in &config.providers {
+            let (authorization, token) = match &p.endpoints {
+                ProviderEndpoints::Explicit {
+                    authorization,
+                    token,
+                } => (authorization.clone(), token.clone()),
+                ProviderEndpoints::Discover { issuer } => {
+                    let m = outbound::discover(&http, issuer).await?;
+                    (m.authorization_endpoint, m.token_endpoint)
+                }
+            };
+            let client = oauth_client(
+                &p.client,
+                &authorization,
+                &token,
+                format!("{base}/oauth/callback"),
+            )?;
+            map.insert(p.name.clone(), Provider::new(p.clone(), client));
+        }
+        Ok(Web {
+            inner: Arc::new(Inner {
+                config,
+                hub,
+                store,
+                http,
+                jwks: None,
+                login_client: None,
+                local_user: Some(user),
+                logins: LoginStates::default(),
+                providers: map,
+                purposes: Purposes::default(),
+                sessions: SessionBindings::default(),
+            }),
+        })
+    }
+
+    /// Whether this is the local mode ([`Web::local`]).
+    pub fn is_local(&self) -> bool {
+        self.inner.local_user.is_some()
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &WebConfig {
+        &self.inner.config
+    }
+
+    /// The routes of the web layer, to merge with the MCP service:
+    ///
+    /// - `GET /.well-known/oauth-protected-resource` and `.../{mcp path}`: RFC 9728
+    ///   metadata;
+    /// - `GET /login`, `GET /login/callback`, `POST /logout`: browser sign-in;
+    /// - (not in local mode: no metadata, `/login` or callback: the connect page signs
+    ///   the local user in itself);
+    /// - `GET /connect?elicitationId=...`: the page a URL mode elicitation points to;
+    /// - `POST /connect/secret`, `POST /connect/oauth`, `POST /connect/confirm`: its forms;
+    /// - `GET /oauth/callback`: the third-party provider's redirect back.
+    ///
+    /// Every response carries the security headers; bodies are limited to
+    /// [`BODY_LIMIT`] bytes. Protect the MCP route itself with [`Web::protect`].
+    pub fn router(&self) -> Router {
+        let prm_suffixed = format!(
+            "/.well-known/oauth-protected-resource{}",
+            self.inner.config.mcp_path
+        );
+        let mut router = Router::new();
+        if !self.is_local() {
+            // Local mode has no authorization server to advertise or return from.
+            router = router
+                .route(
+                    "/.well-known/oauth-protected-resource",
+                    get(resource_server::metadata),
+                )
+                .route(&prm_suffixed, get(resource_server::metadata))
+                .route("/login", get(login::login))
+                .route("/login/callback", get(login::callback));
+        }
+        router
+            .route("/logout", post(login::logout))
+            .route("/connect", get(connect::page))
+            .route("/connect/secret", post(secret_page::submit))
+            .route("/connect/oauth", post(third_party::start))
+            .route("/connect/confirm", post(confirm::submit))
+            .route("/oauth/callback", get(third_party::callback))
+            .layer(axum::middleware::from_fn(pages::security_headers))
+            .layer(DefaultBodyLimit::max(BODY_LIMIT))
+            .with_state(self.clone())
+    }
+
+    /// Wraps `mcp` (the router serving the MCP endpoint) with bearer validation
+    /// ([`require_bearer`](crate::require_bearer)): requests without a valid token get
+    /// 401 with `WWW-Authenticate`, valid ones carry the user's [`Principal`].
+    pub fn protect(&self, mcp: Router) -> Router {
+        mcp.layer(axum::middleware::from_fn_with_state(
+            self.clone(),
+            resource_server::require_bearer,
+        ))
+    }
+
+    /// Records what the page of URL mode elicitation `id` (created for `principal`) is
+    /// for. Call it before sending the elicitation; the page refuses ids without one.
+    pub fn register(&self, principal: &Principal, id: &str, purpose: Purpose) {
+        self.inner
+            .purposes
+            .register(principal.clone(), id.to_owned(), purpose);
+    }
+
+    /// The answer `principal` gave on the confirmation page of elicitation `id`, once
+    /// given (the elicitation is then completed).
+    pub fn confirmation(&self, principal: &Principal, id: &str) -> Option<ConfirmOutcome> {
+        self.inner.purposes.outcome(principal, id)
+    }
+
+    /// Deletes expired OAuth `state` records and browser sessions from the store and
+    /// forgets expired sign-ins; returns how many store rows were removed. Call it
+    /// periodically (e.g. with the elicitation sweep, every minute).
+    pub async fn sweep(&self) -> Result<u64, WebError> {
+        let now = std::time::SystemTime::now();
+        let instant = std::time::Instant::now();
+        self.inner.logins.retain_live(instant);
+        let states = self.inner.store.sweep_oauth_states(now).await?;
+        let sessions = self.inner.store.sweep_browser_sessions(now).await?;
+        Ok(states + sessions)
+    }
+
+    /// The URL of the page for elicitation `id` (what to put in the URL elicitation).
+    pub fn connect_url(&self, id: &str) -> String {
+        let mut url = format!("{}/connect", self.inner.config.base());
+        url.push_str("?elicitationId=");
+        url.extend(url::form_urlencoded::byte_serialize(id.as_bytes()));
+        url
+    }
+}
+
+/// Builds the web layer and returns its router ([`Web::new`] then [`Web::router`]), plus
+/// the [`Web`] handle tools use ([`Web::register`], [`Web::access_token_for`],
+/// [`Web::confirmation`]) and [`Web::protect`] for the MCP route.
+pub async fn router(
+    config: WebConfig,
+    hub: Elicitations,
+    store: Arc<dyn WebStore>,
+) -> Result<(Router, Web), WebError> {
+    let web = Web::new(config, hub, store).await?;
+    Ok((web.router(), web))
+}
+
+impl Web {
+    /// Records the answer of a confirmation page (first answer wins; `false` if one was
+    /// already recorded).
+    pub(crate) fn record_confirmation(
+        &self,
+        principal: &Principal,
+        id: &str,
+        outcome: ConfirmOutcome,
+    ) -> bool {
+        self.inner
+            .purposes
+            .record(principal.clone(), id.to_owned(), outcome)
+    }
+}

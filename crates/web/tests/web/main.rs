@@ -1,0 +1,13 @@
+//! Integration tests of the web layer against a real OpenID provider (npm
+//! `oidc-provider`, installed by `crates/web/tests/oidc/install.sh`), with reqwest playing
+//! the browser.
+#![allow(unreachable_pub, dead_code)]
+
+mod bearer;
+mod browser;
+mod chromium;
+mod flows;
+mod harness;
+mod local;
+mod mcp;
+mod oauth;
