@@ -120,10 +120,8 @@ async fn headless_chromium_signs_in_and_saves_a_secret() {
     assert_eq!(ours.len(), 1, "{result}");
     assert_eq!(ours[0]["origin"], stack.base.as_str());
     let stored = stack
-        .vault
-        .get_secret(&alice, "browser-key")
+        .stored_secret(&alice, "browser-key")
         .await
-        .expect("vault")
         .expect("stored");
     assert_eq!(stored.value.expose_secret(), secret);
     assert!(!stack.is_pending(&alice, &id).await);

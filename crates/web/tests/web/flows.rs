@@ -1,7 +1,6 @@
 //! The connect page and its secret and confirmation forms: happy paths, the Phishing
 //! rule (another user is refused and nothing changes), CSRF, and bad input.
 
-use mcp_elicit_store::VaultStore;
 use mcp_elicit_web::{ConfirmOutcome, Purpose};
 use reqwest::Method;
 use secrecy::ExposeSecret;
@@ -84,53 +83,33 @@ async fn secret_page_happy_path_stores_encrypted_completes_and_logs_nothing_secr
     let _ = cookies;
     let csrf = hidden_value(&page.body, "csrf").expect("csrf field");
     let secret = unique_secret();
-    let done = browser
-        .submit(
-            &format!("{}/connect/secret", stack.base),
-            &[("elicitationId", &id), ("csrf", &csrf), ("secret", &secret)],
-            &stack.base,
-        )
-        .await;
+    let done = stack.submit_secret(&mut browser, &id, &csrf, &secret).await;
     assert_eq!(done.status, 200, "{}", done.body);
     assert_security_headers(&done);
     assert!(done.body.contains("Saved."));
     assert!(!done.body.contains(&secret));
     let stored = stack
-        .vault
-        .get_secret(&alice, SECRET_NAME)
+        .stored_secret(&alice, SECRET_NAME)
         .await
-        .expect("vault")
         .expect("stored");
     assert_eq!(stored.value.expose_secret(), secret);
     assert!(!stack.is_pending(&alice, &id).await, "completed");
     // Nobody else has it.
     assert!(
         stack
-            .vault
-            .get_secret(&stack.user("bob"), SECRET_NAME)
+            .stored_secret(&stack.user("bob"), SECRET_NAME)
             .await
-            .expect("vault")
             .is_none()
     );
     // The form cannot be replayed: the elicitation is gone.
-    let again = browser
-        .submit(
-            &format!("{}/connect/secret", stack.base),
-            &[
-                ("elicitationId", &id),
-                ("csrf", &csrf),
-                ("secret", "replayed"),
-            ],
-            &stack.base,
-        )
+    let again = stack
+        .submit_secret(&mut browser, &id, &csrf, "replayed")
         .await;
     assert_eq!(again.status, 404);
     assert_eq!(
         stack
-            .vault
-            .get_secret(&alice, SECRET_NAME)
+            .stored_secret(&alice, SECRET_NAME)
             .await
-            .expect("vault")
             .expect("kept")
             .value
             .expose_secret(),
@@ -199,34 +178,12 @@ async fn another_user_opening_the_link_is_refused_and_nothing_changes() {
     let own = open_connect(&stack, &mut browser, &bob_own).await;
     assert_eq!(own.status, 200);
     let csrf = hidden_value(&own.body, "csrf").expect("csrf");
-    let refused = browser
-        .submit(
-            &format!("{}/connect/secret", stack.base),
-            &[
-                ("elicitationId", &id),
-                ("csrf", &csrf),
-                ("secret", "bobs-key"),
-            ],
-            &stack.base,
-        )
+    let refused = stack
+        .submit_secret(&mut browser, &id, &csrf, "bobs-key")
         .await;
     assert_eq!(refused.status, 403);
-    assert!(
-        stack
-            .vault
-            .get_secret(&alice, SECRET_NAME)
-            .await
-            .expect("vault")
-            .is_none()
-    );
-    assert!(
-        stack
-            .vault
-            .get_secret(&bob, SECRET_NAME)
-            .await
-            .expect("vault")
-            .is_none()
-    );
+    assert!(stack.stored_secret(&alice, SECRET_NAME).await.is_none());
+    assert!(stack.stored_secret(&bob, SECRET_NAME).await.is_none());
     assert!(stack.is_pending(&alice, &id).await);
     // Alice can still finish hers.
     let mut alice_browser = Browser::new("alice");
@@ -295,14 +252,7 @@ async fn csrf_and_origin_failures_are_403_and_store_nothing() {
         )
         .await;
     assert_eq!(resp.status, 401);
-    assert!(
-        stack
-            .vault
-            .get_secret(&alice, SECRET_NAME)
-            .await
-            .expect("vault")
-            .is_none()
-    );
+    assert!(stack.stored_secret(&alice, SECRET_NAME).await.is_none());
     assert!(stack.is_pending(&alice, &id).await);
 }
 
@@ -523,13 +473,6 @@ async fn bad_requests_get_clear_statuses_and_security_headers() {
         )
         .await;
     assert_eq!(r.status, 303);
-    assert!(
-        stack
-            .vault
-            .get_secret(&alice, SECRET_NAME)
-            .await
-            .expect("vault")
-            .is_none()
-    );
+    assert!(stack.stored_secret(&alice, SECRET_NAME).await.is_none());
     assert!(stack.is_pending(&alice, &id).await);
 }

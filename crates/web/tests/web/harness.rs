@@ -18,7 +18,7 @@ use mcp_elicit_server::{
     Clock, ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy, PendingElicitation,
     Principal, SessionKey, SystemClock,
 };
-use mcp_elicit_store::{Keyring, Store, Vault, VaultKey};
+use mcp_elicit_store::{Keyring, Store, Vault, VaultKey, VaultStore};
 use mcp_elicit_web::{
     ClientRegistration, ProviderConfig, ProviderEndpoints, Purpose, Web, WebConfig,
 };
@@ -260,6 +260,37 @@ impl Stack {
     }
 
     /// Whether `user`'s elicitation `id` is still pending.
+    /// The secret the vault holds for `user` under `name`, if any.
+    pub async fn stored_secret(
+        &self,
+        user: &Principal,
+        name: &str,
+    ) -> Option<mcp_elicit_store::StoredSecret> {
+        self.vault.get_secret(user, name).await.expect("vault")
+    }
+
+    /// The tokens the vault holds for `user` from the test [`PROVIDER`], if any.
+    pub async fn stored_tokens(&self, user: &Principal) -> Option<mcp_elicit_store::OAuthTokens> {
+        self.vault.get_tokens(user, PROVIDER).await.expect("vault")
+    }
+
+    /// Posts the secret-entry form of elicitation `id` from `browser`, same-origin.
+    pub async fn submit_secret(
+        &self,
+        browser: &mut crate::browser::Browser,
+        id: &str,
+        csrf: &str,
+        secret: &str,
+    ) -> crate::browser::Page {
+        browser
+            .submit(
+                &format!("{}/connect/secret", self.base),
+                &[("elicitationId", id), ("csrf", csrf), ("secret", secret)],
+                &self.base,
+            )
+            .await
+    }
+
     pub async fn is_pending(&self, user: &Principal, id: &str) -> bool {
         self.hub.get(user, id).await.expect("lookup").is_some()
     }

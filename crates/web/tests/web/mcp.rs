@@ -208,13 +208,7 @@ async fn url_required_then_browser_then_completion_notification_then_retry() {
     let page = browser.open(&url).await;
     assert_eq!(page.status, 200, "{}", page.body);
     let csrf = hidden_value(&page.body, "csrf").expect("csrf");
-    let done = browser
-        .submit(
-            &format!("{}/connect/secret", stack.base),
-            &[("elicitationId", &id), ("csrf", &csrf), ("secret", &secret)],
-            &stack.base,
-        )
-        .await;
+    let done = stack.submit_secret(&mut browser, &id, &csrf, &secret).await;
     assert_eq!(done.status, 200, "{}", done.body);
     wait_for_completion(&client, &id).await;
 

@@ -9,7 +9,6 @@ use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::response::Response;
-use mcp_elicit_store::VaultStore;
 use mcp_elicit_web::{ProviderEndpoints, Purpose, WebError};
 use reqwest::Method;
 use secrecy::ExposeSecret;
@@ -100,21 +99,9 @@ async fn oauth_flow_stores_tokens_for_the_user_completes_and_refreshes() {
     let page = browser.open(&callback).await;
     assert!(done(&page), "{} {}", page.status, page.body);
     assert!(!stack.is_pending(&alice, &id).await, "completed");
-    let stored = stack
-        .vault
-        .get_tokens(&alice, PROVIDER)
-        .await
-        .expect("vault")
-        .expect("tokens");
+    let stored = stack.stored_tokens(&alice).await.expect("tokens");
     assert!(stored.refresh_token.is_some(), "a refresh token was issued");
-    assert!(
-        stack
-            .vault
-            .get_tokens(&stack.user("bob"), PROVIDER)
-            .await
-            .expect("vault")
-            .is_none()
-    );
+    assert!(stack.stored_tokens(&stack.user("bob")).await.is_none());
     let first = stored.access_token.expose_secret().to_owned();
     assert!(!page.body.contains(&first));
     // The provider's tokens live 20 s, inside the 30 s refresh margin: each use refreshes.
@@ -184,22 +171,8 @@ async fn forged_and_foreign_state_are_refused_and_the_owner_can_still_finish() {
     );
     let page = bob_browser.open(&callback).await;
     assert_eq!(page.status, 400, "{}", page.body);
-    assert!(
-        stack
-            .vault
-            .get_tokens(&bob, PROVIDER)
-            .await
-            .expect("vault")
-            .is_none()
-    );
-    assert!(
-        stack
-            .vault
-            .get_tokens(&alice, PROVIDER)
-            .await
-            .expect("vault")
-            .is_none()
-    );
+    assert!(stack.stored_tokens(&bob).await.is_none());
+    assert!(stack.stored_tokens(&alice).await.is_none());
     assert!(stack.is_pending(&alice, &id).await);
 
     // A forged state, and no session at all.
@@ -212,14 +185,7 @@ async fn forged_and_foreign_state_are_refused_and_the_owner_can_still_finish() {
     // The real owner's callback still works: the others did not consume the state.
     let page = alice_browser.open(&callback).await;
     assert!(done(&page), "{} {}", page.status, page.body);
-    assert!(
-        stack
-            .vault
-            .get_tokens(&alice, PROVIDER)
-            .await
-            .expect("vault")
-            .is_some()
-    );
+    assert!(stack.stored_tokens(&alice).await.is_some());
 }
 
 #[tokio::test]
@@ -235,14 +201,7 @@ async fn an_expired_state_is_refused_and_nothing_changes() {
     let page = browser.open(&callback).await;
     assert_eq!(page.status, 400, "{}", page.body);
     assert!(page.body.contains("expired"));
-    assert!(
-        stack
-            .vault
-            .get_tokens(&alice, PROVIDER)
-            .await
-            .expect("vault")
-            .is_none()
-    );
+    assert!(stack.stored_tokens(&alice).await.is_none());
     assert!(stack.is_pending(&alice, &id).await);
 }
 
@@ -266,14 +225,7 @@ async fn a_denied_authorization_changes_nothing() {
     let page = browser.open(&denied).await;
     assert_eq!(page.status, 400);
     assert!(stack.is_pending(&alice, &id).await);
-    assert!(
-        stack
-            .vault
-            .get_tokens(&alice, PROVIDER)
-            .await
-            .expect("vault")
-            .is_none()
-    );
+    assert!(stack.stored_tokens(&alice).await.is_none());
     // The state was consumed: the code can no longer be redeemed with it.
     assert_eq!(browser.open(&callback).await.status, 400);
 }
@@ -306,14 +258,7 @@ async fn a_response_naming_another_issuer_is_refused() {
     assert_eq!(page.status, 400, "{}", page.body);
     assert!(page.body.contains("another authorization server"));
     assert!(stack.is_pending(&alice, &id).await);
-    assert!(
-        stack
-            .vault
-            .get_tokens(&alice, PROVIDER)
-            .await
-            .expect("vault")
-            .is_none()
-    );
+    assert!(stack.stored_tokens(&alice).await.is_none());
 }
 
 /// What the recording proxy saw: one line per request (method, target, every header,
