@@ -11,24 +11,18 @@
 //! work the same way; the key never appears in anything the MCP client received nor in
 //! the server's stderr. Also: the listening rules (exit 2 with a clear message).
 
-use std::io::Read;
-use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-#[allow(dead_code, unreachable_pub)]
-#[path = "../../web/tests/web/browser.rs"]
-mod browser;
+mod support;
 
-use browser::{Browser, hidden_value};
-
-const WAIT: Duration = Duration::from_secs(30);
-const VAULT_KEY: &str = "3f1c0a9b7d2e4f6a8b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f708";
+use support::browser::{Browser, hidden_value};
+use support::{McpClient, Server, VAULT_KEY, WAIT, free_port};
 
 fn tools_dir() -> PathBuf {
     std::env::var_os("MCP_ELICIT_TOOLS").map_or_else(
@@ -44,13 +38,6 @@ fn node() -> PathBuf {
     } else {
         PathBuf::from("node")
     }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
 }
 
 /// The test OpenID provider (the web crate's), redirecting back to `web_base`.
@@ -86,170 +73,6 @@ async fn start_provider(web_base: &str) -> (tokio::process::Child, String) {
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     let issuer = info["issuer"].as_str().expect("issuer").to_owned();
     (node, issuer)
-}
-
-/// A running `mcp-elicit serve`; stderr collected in the background.
-struct Server {
-    child: Child,
-    stderr: Arc<Mutex<String>>,
-}
-
-impl Server {
-    fn start(args: &[String], env: &[(&str, &str)], port: u16) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-elicit"))
-            .arg("serve")
-            .args(args)
-            .env_remove("RUST_LOG")
-            .env_remove("MCP_ELICIT_VAULT_KEY")
-            .env_remove("MCP_ELICIT_CLIENT_SECRET")
-            .envs(env.iter().copied())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start mcp-elicit serve");
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let mut pipe = child.stderr.take().expect("stderr");
-        let sink = stderr.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = pipe.read(&mut buf) {
-                if n == 0 {
-                    break;
-                }
-                sink.lock()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
-        let mut server = Server { child, stderr };
-        let addr = SocketAddr::from(([127, 0, 0, 1], port));
-        let deadline = Instant::now() + WAIT;
-        while TcpStream::connect(addr).is_err() {
-            if let Ok(Some(status)) = server.child.try_wait() {
-                panic!("the server exited ({status}): {}", server.log());
-            }
-            assert!(Instant::now() < deadline, "the server never listened");
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        server
-    }
-
-    fn log(&self) -> String {
-        self.stderr
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The JSON-RPC messages in a JSON or SSE response body.
-fn messages(body: &str) -> Vec<Value> {
-    if let Ok(v) = serde_json::from_str::<Value>(body) {
-        return vec![v];
-    }
-    body.lines()
-        .filter_map(|l| l.strip_prefix("data:"))
-        .filter_map(|d| serde_json::from_str(d.trim()).ok())
-        .collect()
-}
-
-/// A raw Streamable HTTP client that records everything it receives.
-struct McpClient {
-    http: reqwest::Client,
-    url: String,
-    token: String,
-    session: Option<String>,
-    received: Arc<Mutex<String>>,
-}
-
-impl McpClient {
-    async fn post(&mut self, body: Value) -> Vec<Value> {
-        let mut req = self
-            .http
-            .post(&self.url)
-            .header("accept", "application/json, text/event-stream")
-            .json(&body);
-        if !self.token.is_empty() {
-            req = req.bearer_auth(&self.token);
-        }
-        if let Some(s) = &self.session {
-            req = req.header("mcp-session-id", s);
-        }
-        let resp = req.send().await.expect("post");
-        assert!(resp.status().is_success(), "{}", resp.status());
-        if let Some(s) = resp.headers().get("mcp-session-id") {
-            self.session = Some(s.to_str().expect("session id").to_owned());
-        }
-        let text = resp.text().await.expect("body");
-        self.received.lock().expect("lock").push_str(&text);
-        messages(&text)
-    }
-
-    async fn open_stream(&self) {
-        let mut req = self
-            .http
-            .get(&self.url)
-            .header("accept", "text/event-stream")
-            .header("mcp-session-id", self.session.as_deref().expect("session"));
-        if !self.token.is_empty() {
-            req = req.bearer_auth(&self.token);
-        }
-        let mut resp = req.send().await.expect("GET stream");
-        assert_eq!(resp.status(), 200);
-        let received = self.received.clone();
-        tokio::spawn(async move {
-            while let Ok(Some(chunk)) = resp.chunk().await {
-                received
-                    .lock()
-                    .expect("lock")
-                    .push_str(&String::from_utf8_lossy(&chunk));
-            }
-        });
-    }
-
-    /// Calls a tool that must answer -32042; returns the elicitation's id and URL.
-    async fn url_required(&mut self, call: Value) -> (String, String) {
-        let request_id = call["id"].clone();
-        let answer = self.post(call).await;
-        let error = answer
-            .iter()
-            .find(|m| m["id"] == request_id)
-            .map(|m| m["error"].clone())
-            .expect("a response to the call");
-        assert_eq!(error["code"], -32042, "{error}");
-        let e = &error["data"]["elicitations"][0];
-        assert_eq!(e["mode"], "url");
-        (
-            e["elicitationId"].as_str().expect("id").to_owned(),
-            e["url"].as_str().expect("url").to_owned(),
-        )
-    }
-
-    async fn wait_for_completion(&self, id: &str) {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let seen = self.received.lock().expect("lock").clone();
-            if messages(&seen).iter().any(|m| {
-                m["method"] == "notifications/elicitation/complete"
-                    && m["params"] == json!({"elicitationId": id})
-            }) {
-                return;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "no completion notification for {id}; received: {seen}"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    }
 }
 
 /// An MCP access token from the provider (client credentials; `sub` is the client id).
@@ -520,6 +343,17 @@ fn unsafe_listening_configurations_are_refused_with_exit_2() {
         e.contains("refusing to listen on 0.0.0.0:0") && e.contains("--issuer"),
         "{e}"
     );
+    // The same options from the environment (MCP_ELICIT_<OPTION>) get the same checks.
+    let e = refused(
+        &[],
+        &[
+            ("MCP_ELICIT_LISTEN", "0.0.0.0:0"),
+            ("MCP_ELICIT_STORE", "memory"),
+        ],
+    );
+    assert!(e.contains("refusing to listen on 0.0.0.0:0"), "{e}");
+    let e = refused(&[], &[("MCP_ELICIT_AUDIENCE", "x")]);
+    assert!(e.contains("--issuer"), "an audience needs an issuer: {e}");
     // With an issuer but plain HTTP outside loopback (no TLS-terminating proxy named).
     let key = [("MCP_ELICIT_VAULT_KEY", VAULT_KEY)];
     let e = refused(

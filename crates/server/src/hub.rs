@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use mcp_elicit_core::danger::ReviewedNotSecret;
@@ -17,6 +17,7 @@ use crate::elicitor::Elicitor;
 use crate::error::{Error, ErrorKind};
 use crate::id::ElicitationId;
 use crate::identity::{IdentityPolicy, Principal, SessionKey};
+use crate::relay::CompletionRelay;
 use crate::store::{
     Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
 };
@@ -121,6 +122,8 @@ pub(crate) struct Inner {
     pub(crate) clock: Arc<dyn Clock>,
     /// The connection each pending elicitation was sent on (live objects, not data).
     peers: Mutex<HashMap<String, LocalPeer>>,
+    /// Where completions this node cannot deliver go (several nodes).
+    relay: OnceLock<Arc<dyn CompletionRelay>>,
 }
 
 /// The server-wide elicitation registry. Cheap to clone; share one per server.
@@ -179,6 +182,7 @@ impl Elicitations {
                 store,
                 clock,
                 peers: Mutex::new(HashMap::new()),
+                relay: OnceLock::new(),
             }),
         }
     }
@@ -186,6 +190,13 @@ impl Elicitations {
     /// The configuration.
     pub fn config(&self) -> &ElicitationConfig {
         &self.inner.config
+    }
+
+    /// Sets the relay that carries completions this node cannot deliver to the other
+    /// nodes sharing the store (see [`CompletionRelay`]). Once per registry: `false` (and
+    /// nothing changes) if one is set already.
+    pub fn set_relay(&self, relay: Arc<dyn CompletionRelay>) -> bool {
+        self.inner.relay.set(relay).is_ok()
     }
 
     /// A scope for one client connection: build it when the connection's handler is
@@ -290,21 +301,39 @@ impl Elicitations {
     /// [`Elicitations::deliver_completion`] instead.
     ///
     /// [`Completion::notified`] is false when this node does not hold the connection:
-    /// with several nodes, publish a completion notice for [`Completion::session`] on a
-    /// bus, and let every node call [`Elicitations::deliver_completion`] with it.
+    /// with several nodes, the notice then goes to the relay ([`Elicitations::set_relay`]),
+    /// and every node hands what the relay carries to
+    /// [`Elicitations::deliver_completion`].
     pub async fn complete(&self, principal: &Principal, id: &str) -> Result<Completion, Error> {
         let record = self.record_completion(principal, id).await?;
-        let notified = self.deliver_completion(id, &record.session).await;
+        let notified = self.notify_completion(id, &record.session).await;
         Ok(Completion {
             notified,
             session: record.session,
         })
     }
 
+    /// The second half of [`Elicitations::complete`]: sends the completion notification
+    /// for `id` to the connection this node holds for `session`
+    /// ([`Elicitations::deliver_completion`]) or, when this node holds none, hands it to
+    /// the relay (if one is set) for the node that does. Returns whether this node sent
+    /// it.
+    pub async fn notify_completion(&self, id: &str, session: &SessionKey) -> bool {
+        if self.deliver_completion(id, session).await {
+            return true;
+        }
+        if let Some(relay) = self.inner.relay.get()
+            && let Err(e) = relay.relay(id, session).await
+        {
+            tracing::warn!(elicitation_id = id, error = %e, "completion notice not relayed to the other nodes");
+        }
+        false
+    }
+
     /// The first half of [`Elicitations::complete`]: marks the URL-mode elicitation `id`
     /// of `principal` completed in the store (at most once, across nodes sharing the
     /// store) and returns the record as it was, without notifying anyone yet. Follow with
-    /// [`Elicitations::deliver_completion`] once the outcome is recorded.
+    /// [`Elicitations::notify_completion`] once the outcome is recorded.
     pub async fn record_completion(
         &self,
         principal: &Principal,

@@ -36,7 +36,7 @@
 //! | Bind elicitations to the user and the client | pending state keyed by user, session and id; completion needs the same user |
 //! | Completion only to the client that got the elicitation | the connection is recorded with the elicitation; at most once |
 //! | -32042 only for URL elicitations with ids | [`Elicitor::url_required`] is the only constructor |
-//! | Per-user cap on pending elicitations | [`ElicitationStore::insert_within_quota`]: exact in [`MemoryStore`] (one lock); the trait's default (check, then insert) can overshoot by concurrent inserts |
+//! | Per-user cap on pending elicitations | [`ElicitationStore::insert_within_quota`]: exact in [`MemoryStore`] (one lock) and in `mcp-elicit-store` (one conditional insert; a per-user advisory lock on PostgreSQL); the trait's default (check, then insert) can overshoot by concurrent inserts |
 //!
 //! ## Completion: record first, then notify; several nodes
 //!
@@ -44,16 +44,17 @@
 //! out-of-band page obtained (a token, a key, a "connected" flag) must be stored before
 //! the notification leaves. [`Elicitations::complete`] is
 //! [`Elicitations::record_completion`] (the store transition, at most once, even across
-//! nodes sharing the store) followed by [`Elicitations::deliver_completion`] (the
-//! notification, to the connection this node holds for that session, if any); call the
+//! nodes sharing the store) followed by [`Elicitations::notify_completion`] (the
+//! notification, to the connection this node holds for that session, or through the
+//! relay to the node holding it); call the
 //! two yourself with your bookkeeping in between when it depends on the completed record.
 //!
-//! With several nodes, the connection lives on one node only.
-//! [`Completion::notified`] is false on the others: publish
-//! [`Completion::session`] and the id on a bus (`mcp_elicit_store::CompletionBus`), and on
-//! every node hand each notice to [`Elicitations::deliver_completion`], which touches no
-//! stored state and sends only to a connection registered for that id *and* session, at
-//! most once. When no node holds the session any more (a restart, a reconnect), nothing
+//! With several nodes, the connection lives on one node only. Give every node's registry
+//! a [`CompletionRelay`] ([`Elicitations::set_relay`]; `mcp-elicit-store`'s buses are
+//! relays): a completion this node cannot deliver is relayed, and on every node each
+//! relayed notice goes to [`Elicitations::deliver_completion`], which touches no stored
+//! state and sends only to a connection registered for that id *and* session, at most
+//! once. When no node holds the session any more (a restart, a reconnect), nothing
 //! is sent: the client's retry of its request is the recovery path.
 //!
 //! `pattern` and every other schema keyword reach the client: requests are sent as the
@@ -143,6 +144,7 @@ mod id;
 mod identity;
 mod mrtr;
 pub mod reference;
+mod relay;
 pub mod store;
 
 pub use elicitor::{Elicitor, FormOutcome, UrlElicitation, UrlOutcome};
@@ -151,6 +153,7 @@ pub use hub::{Completion, ElicitationConfig, Elicitations, SessionScope};
 pub use id::ElicitationId;
 pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
 pub use mrtr::Round;
+pub use relay::CompletionRelay;
 pub use store::{
     Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
 };

@@ -156,3 +156,59 @@ async fn a_notice_for_another_session_reaches_nobody_and_keeps_the_connection() 
     client.cancel().await.expect("close");
     store.close().await;
 }
+
+/// The wiring `mcp-elicit serve` uses: every node's registry relays what it cannot
+/// deliver (`set_relay`) and runs `deliver_notices`. Completing on B then needs no code
+/// of the caller's to reach the client on A, and a completion A can deliver itself is
+/// not published at all.
+#[tokio::test]
+async fn with_a_relay_set_a_completion_on_another_node_is_published_by_itself() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let store = shared_store(&dir).await;
+    let bus = Arc::new(MemoryBus::default());
+    let relayed = |hub: &Elicitations| {
+        assert!(hub.set_relay(bus.clone()));
+        assert!(!hub.set_relay(bus.clone()), "set once");
+        let (hub, bus) = (hub.clone(), bus.clone());
+        tokio::spawn(async move { mcp_elicit_store::deliver_notices(&*bus, &hub).await })
+    };
+    let a = node(&store, &bus).await;
+    let b = node(&store, &bus).await;
+    let tasks = [relayed(&a.hub), relayed(&b.hub)];
+    let mut watch = bus.subscribe().await.expect("subscribe");
+
+    let (client, mut notes) = url_client(&a.url).await;
+    let id = required_id(&client).await;
+    let done = b.hub.complete(&alice(), &id).await.expect("complete on B");
+    assert!(!done.notified, "B holds no connection for it");
+    let note = next_note(&mut notes).await;
+    assert_eq!(note, json!({"elicitationId": id}));
+    let published = tokio::time::timeout(WAIT, watch.next())
+        .await
+        .expect("published in time")
+        .expect("bus open")
+        .expect("notice");
+    assert_eq!(published.elicitation_id, id);
+
+    // Completed on the node holding the connection: sent directly, nothing published.
+    let second = required_id(&client).await;
+    let done = a
+        .hub
+        .complete(&alice(), &second)
+        .await
+        .expect("complete on A");
+    assert!(done.notified);
+    assert_eq!(next_note(&mut notes).await["elicitationId"], second);
+    assert!(
+        tokio::time::timeout(std::time::Duration::from_millis(300), watch.next())
+            .await
+            .is_err(),
+        "a locally delivered completion is not published"
+    );
+    assert_silent(&mut notes, 200).await;
+    for t in tasks {
+        t.abort();
+    }
+    client.cancel().await.expect("close");
+    store.close().await;
+}

@@ -10,6 +10,9 @@
 //! one process or from several nodes, exactly one sees one affected row; the other
 //! re-reads and gets the lifecycle's answer for the new state (or not found, once the
 //! record is gone).
+//!
+//! `insert_within_quota` (the per-user cap on pending elicitations) is exact on both
+//! backends: see `insert_record_within` below.
 
 use std::time::SystemTime;
 
@@ -170,6 +173,84 @@ impl Store {
         Ok(())
     }
 
+    /// Inserts `r` unless its user already has `max` records: one conditional
+    /// `INSERT ... SELECT ... WHERE (SELECT COUNT(*) ...) < max`. SQLite runs one writer
+    /// at a time, so the count and the insert cannot be separated there; on PostgreSQL
+    /// (read committed) two such statements could both count `max - 1`, so they run in a
+    /// transaction holding a per-user advisory lock: concurrent inserts for one user, from
+    /// any node, take turns, and each counts what the previous one committed.
+    async fn insert_record_within(
+        &self,
+        r: PendingElicitation,
+        max: usize,
+    ) -> Result<(), StoreError> {
+        let created = time::to_db(r.created_at, "created_at")?;
+        let expires = time::to_db(r.expires_at, "expires_at")?;
+        let max_db = i64::try_from(max).unwrap_or(i64::MAX);
+        let sql = concat!(
+            "INSERT INTO elicitations (",
+            columns!(),
+            ") SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 WHERE (SELECT COUNT(*) FROM \
+             elicitations WHERE principal_issuer = $2 AND principal_subject = $3) < $11 \
+             ON CONFLICT (id) DO NOTHING"
+        );
+        macro_rules! insert {
+            ($executor:expr) => {
+                sqlx::query(sql)
+                    .bind(&r.id)
+                    .bind(r.principal.issuer())
+                    .bind(r.principal.subject())
+                    .bind(r.session.as_str())
+                    .bind(r.mode.as_str())
+                    .bind(r.state.as_str())
+                    .bind(&r.message)
+                    .bind(r.url.as_deref())
+                    .bind(created)
+                    .bind(expires)
+                    .bind(max_db)
+                    .execute($executor)
+                    .await
+                    .map(|done| done.rows_affected())
+            };
+        }
+        let inserted = match self.pool() {
+            crate::db::Pool::Sqlite(pool) => insert!(pool),
+            crate::db::Pool::Postgres(pool) => {
+                async {
+                    let mut tx = pool.begin().await?;
+                    sqlx::query(
+                        "SELECT pg_advisory_xact_lock(hashtextextended($1 || chr(10) || $2, 0))",
+                    )
+                    .bind(r.principal.issuer())
+                    .bind(r.principal.subject())
+                    .execute(&mut *tx)
+                    .await?;
+                    let n = insert!(&mut *tx)?;
+                    tx.commit().await?;
+                    Ok::<u64, sqlx::Error>(n)
+                }
+                .await
+            }
+        }
+        .map_err(|e| backend("inserting an elicitation within the user's quota", &e))?;
+        if inserted == 1 {
+            return Ok(());
+        }
+        // Nothing inserted: the id exists, or the user is at the cap.
+        let exists: i64 = on_pool!(self.pool(), pool => sqlx::query_scalar(
+            "SELECT COUNT(*) FROM elicitations WHERE id = $1",
+        )
+        .bind(&r.id)
+        .fetch_one(pool)
+        .await)
+        .map_err(|e| backend("checking an elicitation id", &e))?;
+        if exists > 0 {
+            return Err(StoreError::Duplicate(r.id));
+        }
+        let pending = self.list_records(&r.principal).await?.len();
+        Err(StoreError::QuotaExceeded { pending, max })
+    }
+
     async fn get_record(
         &self,
         principal: &Principal,
@@ -305,6 +386,14 @@ enum Bind<'a> {
 impl ElicitationStore for Store {
     fn insert(&self, record: PendingElicitation) -> BoxFuture<'_, Result<(), StoreError>> {
         self.insert_record(record).boxed()
+    }
+
+    fn insert_within_quota(
+        &self,
+        record: PendingElicitation,
+        max: usize,
+    ) -> BoxFuture<'_, Result<(), StoreError>> {
+        self.insert_record_within(record, max).boxed()
     }
 
     fn get<'a>(

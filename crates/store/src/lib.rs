@@ -11,6 +11,9 @@
 //!   encrypted with XChaCha20-Poly1305 under a configured [`VaultKey`]: third-party
 //!   secrets, third-party OAuth tokens, one-time OAuth `state` records with their PKCE
 //!   verifier, and browser sessions of the server's own pages (stored as SHA-256 hashes).
+//! - [`FlowStore`] and [`LoginStore`] (also on the [`Vault`]): what each URL mode
+//!   elicitation's page is for and the answer given there, and browser sign-ins in
+//!   progress, so any node (or the same one after a restart) can serve a flow's pages.
 //! - [`CompletionBus`]: carries completion notices to the node holding the client's
 //!   connection ([`MemoryBus`] in one process, [`PgCompletionBus`] over PostgreSQL
 //!   `LISTEN/NOTIFY`).
@@ -62,6 +65,8 @@ mod crypto;
 mod db;
 mod elicitations;
 mod error;
+mod flows;
+mod logins;
 mod migrations;
 mod sessions;
 mod time;
@@ -69,11 +74,13 @@ mod vault;
 
 pub use bus::{
     CompletionBus, CompletionNotice, CompletionStream, DEFAULT_NOTIFY_CHANNEL, MemoryBus,
-    PgCompletionBus,
+    PgCompletionBus, deliver_notices,
 };
 pub use crypto::{KEY_LEN, Keyring, VaultKey};
 pub use db::{Backend, Pool, Store, StoreOptions, scheme};
 pub use error::Error;
+pub use flows::{FlowStore, MAX_PURPOSE_BYTES, UrlFlow};
+pub use logins::{LoginState, LoginStore, TakenLogin};
 pub use sessions::{BrowserSession, NewBrowserSession, SessionStore};
 pub use vault::{OAuthState, OAuthTokens, SecretInfo, StoredSecret, Vault, VaultStore};
 

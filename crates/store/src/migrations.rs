@@ -16,18 +16,32 @@ use sqlx::migrate::{Migration, MigrationType, Migrator};
 pub(crate) type Embedded = (i64, &'static str, &'static str);
 
 /// SQLite migrations, in order.
-pub(crate) const SQLITE: &[Embedded] = &[(
-    1,
-    "init",
-    include_str!("../migrations/sqlite/0001_init.sql"),
-)];
+pub(crate) const SQLITE: &[Embedded] = &[
+    (
+        1,
+        "init",
+        include_str!("../migrations/sqlite/0001_init.sql"),
+    ),
+    (
+        2,
+        "url flows",
+        include_str!("../migrations/sqlite/0002_url_flows.sql"),
+    ),
+];
 
 /// PostgreSQL migrations, in order.
-pub(crate) const POSTGRES: &[Embedded] = &[(
-    1,
-    "init",
-    include_str!("../migrations/postgres/0001_init.sql"),
-)];
+pub(crate) const POSTGRES: &[Embedded] = &[
+    (
+        1,
+        "init",
+        include_str!("../migrations/postgres/0001_init.sql"),
+    ),
+    (
+        2,
+        "url flows",
+        include_str!("../migrations/postgres/0002_url_flows.sql"),
+    ),
+];
 
 /// A migrator running `files`.
 pub(crate) fn migrator(files: &[Embedded]) -> Migrator {

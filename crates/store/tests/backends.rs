@@ -5,6 +5,7 @@ mod common;
 
 mod backends {
     pub(crate) mod elicitations;
+    pub(crate) mod flows;
     pub(crate) mod sessions;
     pub(crate) mod startup;
     pub(crate) mod vault;
@@ -27,6 +28,11 @@ macro_rules! backend_tests {
                     elicitations::concurrent_completion_across_pools,
                     elicitations::records_survive_reconnect,
                     elicitations::completes_through_the_server_registry_on_another_node,
+                    elicitations::quota_is_exact_under_concurrent_inserts,
+                    flows::flows_keep_purpose_and_one_outcome,
+                    flows::flows_are_shared_and_answered_once,
+                    flows::sign_ins_are_taken_once_and_sealed,
+                    flows::sign_in_rows_do_not_decrypt_under_another_state,
                     vault::secret_round_trip,
                     vault::nothing_secret_is_stored_in_clear,
                     vault::moved_rows_fail_to_decrypt,

@@ -60,8 +60,20 @@ pub(crate) async fn submit(
     }
     // Recorded before completing, so the tool woken by the completion notification finds
     // it; a concurrent second click finds it taken and changes nothing.
-    if !web.record_confirmation(&flow.session.principal, &flow.pending.id, outcome) {
-        return crate::connect::not_found();
+    match web
+        .record_confirmation(&flow.session.principal, &flow.pending.id, outcome)
+        .await
+    {
+        Ok(true) => {}
+        Ok(false) => return crate::connect::not_found(),
+        Err(e) => {
+            tracing::warn!(error = %e, elicitation_id = %flow.pending.id, "recording a confirmation failed");
+            return pages::message(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Try again",
+                "The server could not record your answer. Nothing happened.",
+            );
+        }
     }
     match web.finish(&flow).await {
         Ok(()) => done(match outcome {
@@ -70,9 +82,13 @@ pub(crate) async fn submit(
         }),
         Err(r) => {
             // Not completed (raced with expiry or another click): no outcome either.
-            web.inner
-                .purposes
-                .forget_outcome(&flow.session.principal, &flow.pending.id);
+            if let Err(e) = web
+                .purposes()
+                .forget_outcome(&flow.session.principal, &flow.pending.id)
+                .await
+            {
+                tracing::warn!(error = %e, elicitation_id = %flow.pending.id, "clearing an answer that did not take effect failed");
+            }
             r
         }
     }

@@ -41,6 +41,14 @@ pub(crate) fn not_found() -> Response {
     )
 }
 
+fn unavailable() -> Response {
+    pages::message(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "Try again",
+        "The server could not look this request up.",
+    )
+}
+
 fn wrong_user(session: &BrowserSession) -> Response {
     pages::page(
         StatusCode::FORBIDDEN,
@@ -72,8 +80,13 @@ impl Web {
         if !plausible_id(id) {
             return Err(not_found());
         }
-        let Some(entry) = self.inner.purposes.get(id) else {
-            return Err(not_found());
+        let entry = match self.purposes().get(id).await {
+            Ok(Some(entry)) => entry,
+            Ok(None) => return Err(not_found()),
+            Err(e) => {
+                tracing::warn!(error = %e, elicitation_id = id, "purpose lookup failed");
+                return Err(unavailable());
+            }
         };
         if entry.principal != session.principal {
             tracing::warn!(elicitation_id = id, user = %session.principal, "elicitation opened by another user; refused");
@@ -85,17 +98,12 @@ impl Web {
                 entry,
                 pending,
             }),
-            Ok(None) => {
-                self.inner.purposes.remove(id);
-                Err(not_found())
-            }
+            // Finished or expired: the flow stays until its own expiry, because a
+            // confirmation's answer is read from it when the client retries.
+            Ok(None) => Err(not_found()),
             Err(e) => {
                 tracing::warn!(error = %e, elicitation_id = id, "elicitation lookup failed");
-                Err(pages::message(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "Try again",
-                    "The server could not look this request up.",
-                ))
+                Err(unavailable())
             }
         }
     }
@@ -128,13 +136,13 @@ impl Web {
         self.load_flow(session, id).await
     }
 
-    /// Completes elicitation `id` (the hub notifies the originating client) and forgets
-    /// its purpose.
+    /// Completes elicitation `id` (the hub notifies the originating client). Its
+    /// purpose stays registered until it expires (the page answers 404 from now on,
+    /// because the elicitation is no longer pending).
     pub(crate) async fn finish(&self, flow: &Flow) -> Result<(), Response> {
         let id = flow.pending.id.as_str();
         match self.inner.hub.complete(&flow.session.principal, id).await {
             Ok(done) => {
-                self.inner.purposes.remove(id);
                 tracing::info!(
                     elicitation_id = id,
                     notified = done.notified,

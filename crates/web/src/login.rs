@@ -6,15 +6,12 @@
 //! started the sign-in by a random cookie, so an attacker cannot sign a victim's browser
 //! into the attacker's account (login CSRF).
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::Instant;
-
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use http::StatusCode;
 use http::header::{self, HeaderMap};
+use mcp_elicit_store::{Error as StoreError, LoginState};
 use oauth2::{AuthorizationCode, CsrfToken, PkceCodeChallenge, PkceCodeVerifier, Scope};
 use secrecy::{ExposeSecret, SecretString};
 use serde::Deserialize;
@@ -24,36 +21,11 @@ use crate::pages;
 use crate::session;
 use crate::web::{Web, random_token};
 
-/// Sign-ins in progress above which new ones are refused (memory bound).
-const MAX_PENDING_LOGINS: usize = 10_000;
+/// Sign-ins in progress above which new ones are refused (a bound on what anonymous
+/// requests make the server keep; they expire after `state_ttl`).
+const MAX_PENDING_LOGINS: u64 = 10_000;
 /// The longest `return_to` kept.
 const MAX_RETURN_TO: usize = 2048;
-
-struct LoginState {
-    nonce: String,
-    verifier: SecretString,
-    return_to: String,
-    binding: SecretString,
-    expires: Instant,
-}
-
-/// Sign-ins in progress, keyed by `state`.
-#[derive(Default)]
-pub(crate) struct LoginStates {
-    map: Mutex<HashMap<String, LoginState>>,
-}
-
-impl LoginStates {
-    pub(crate) fn retain_live(&self, now: Instant) {
-        self.lock().retain(|_, s| s.expires > now);
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, LoginState>> {
-        self.map
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-}
 
 /// A local path to come back to after sign-in: starts with one `/`, no scheme-relative
 /// `//` or `/\`, no control characters; anything else becomes `/`.
@@ -73,7 +45,7 @@ impl Web {
     pub(crate) async fn sign_in(&self, return_to: &str) -> Response {
         let inner = &self.inner;
         let Some(user) = &inner.local_user else {
-            return self.start_login(return_to);
+            return self.start_login(return_to).await;
         };
         let created = match inner
             .store
@@ -105,7 +77,7 @@ impl Web {
 
     /// Starts a sign-in that returns to `return_to`: a 303 to the authorization server
     /// plus the binding cookie.
-    pub(crate) fn start_login(&self, return_to: &str) -> Response {
+    pub(crate) async fn start_login(&self, return_to: &str) -> Response {
         let inner = &self.inner;
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let (Ok(nonce), Ok(binding)) = (random_token(), random_token()) else {
@@ -126,29 +98,40 @@ impl Web {
             .authorize_url(CsrfToken::new_random)
             .add_scope(Scope::new("openid".into()))
             .set_pkce_challenge(challenge)
-            .add_extra_param("nonce", nonce.clone())
+            .add_extra_param("nonce", nonce.as_str())
             .url();
+        let login = LoginState {
+            nonce: SecretString::from(nonce),
+            pkce_verifier: SecretString::from(verifier.into_secret()),
+            return_to: safe_return_to(return_to),
+        };
+        match inner
+            .store
+            .create_login_state(
+                state.secret(),
+                &binding,
+                &login,
+                inner.config.state_ttl,
+                MAX_PENDING_LOGINS,
+            )
+            .await
         {
-            let mut map = inner.logins.lock();
-            let now = Instant::now();
-            map.retain(|_, s| s.expires > now);
-            if map.len() >= MAX_PENDING_LOGINS {
+            Ok(true) => {}
+            Ok(false) => {
                 return pages::message(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "Try again later",
                     "Too many sign-ins are in progress.",
                 );
             }
-            map.insert(
-                state.secret().clone(),
-                LoginState {
-                    nonce,
-                    verifier: SecretString::from(verifier.into_secret()),
-                    return_to: safe_return_to(return_to),
-                    binding: SecretString::from(binding.clone()),
-                    expires: now + inner.config.state_ttl,
-                },
-            );
+            Err(e) => {
+                tracing::warn!(error = %e, "storing a sign-in failed");
+                return pages::message(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "Try again",
+                    "The server could not start a sign-in. Please try again.",
+                );
+            }
         }
         let secure = inner.config.secure_cookies();
         let mut response = Redirect::to(url.as_str()).into_response();
@@ -207,21 +190,29 @@ pub(crate) async fn callback(
     let Some(state) = query.state else {
         return refused("The sign-in response had no state.");
     };
-    let Some(login) = inner.logins.lock().remove(&state) else {
-        return refused("This sign-in is unknown or was already used. Please start again.");
+    let taken = match inner.store.take_login_state(&state).await {
+        Ok(t) => t,
+        Err(StoreError::Expired(_)) => {
+            return refused("This sign-in has expired. Please start again.");
+        }
+        Err(StoreError::NotFound(_)) => {
+            return refused("This sign-in is unknown or was already used. Please start again.");
+        }
+        Err(e) => {
+            tracing::warn!(error = %e, "reading a sign-in failed");
+            return pages::message(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Try again",
+                "The server could not finish the sign-in. Please start again.",
+            );
+        }
     };
     let binding = session::read(&headers, session::login_cookie(secure)).unwrap_or_default();
-    let bound: bool = binding
-        .as_bytes()
-        .ct_eq(login.binding.expose_secret().as_bytes())
-        .into();
-    if !bound {
+    if !taken.verify_binding(&binding) {
         tracing::info!("sign-in callback from a browser that did not start it");
         return refused("This sign-in was started in another browser. Please start again.");
     }
-    if login.expires <= Instant::now() {
-        return refused("This sign-in has expired. Please start again.");
-    }
+    let login = taken.login;
     // RFC 9207: an authorization response naming another issuer is a mix-up attack.
     if query
         .iss
@@ -244,7 +235,7 @@ pub(crate) async fn callback(
     let token = match login_client
         .exchange_code(AuthorizationCode::new(code))
         .set_pkce_verifier(PkceCodeVerifier::new(
-            login.verifier.expose_secret().to_owned(),
+            login.pkce_verifier.expose_secret().to_owned(),
         ))
         .request_async(&client)
         .await
@@ -273,7 +264,7 @@ pub(crate) async fn callback(
         .as_deref()
         .unwrap_or("")
         .as_bytes()
-        .ct_eq(login.nonce.as_bytes())
+        .ct_eq(login.nonce.expose_secret().as_bytes())
         .into();
     if !nonce_ok {
         return refused("The ID token does not belong to this sign-in.");

@@ -1,25 +1,26 @@
 //! What a URL mode elicitation's page is for, and the recorded outcome of confirmations.
 //!
 //! The pending record in the store does not say what its page should do, so the tool
-//! that creates a URL elicitation registers the purpose here (with the user it is for)
-//! before sending it. The map lives in this process: with several server nodes, route a
-//! user's page requests to the node that created the elicitation, or keep the purpose in
-//! the store once it has a field for it.
+//! that creates a URL elicitation registers the purpose (with the user it is for) before
+//! sending it. Purposes and answers live in the store ([`FlowStore`]), as JSON, so any
+//! server node can serve the page of an elicitation another node created, and a flow
+//! started before a restart finishes after it.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mcp_elicit_server::Principal;
+use mcp_elicit_store::FlowStore;
+use serde::{Deserialize, Serialize};
 
-/// Purposes older than this are forgotten when the map is large (an elicitation lives
-/// an hour by default).
-const MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
-/// Entries above which old ones are pruned.
-const PRUNE_ABOVE: usize = 10_000;
+use crate::error::WebError;
+
+/// How long a flow outlives its elicitation's URL lifetime: the tool reads a
+/// confirmation's answer when the client retries, which may be a while after.
+const KEEP_ANSWERS: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// What the connect page leads to.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[non_exhaustive]
 pub enum Purpose {
     /// Enter a secret (API key and the like), stored encrypted in the vault as `name`.
@@ -30,6 +31,7 @@ pub enum Purpose {
         label: String,
     },
     /// Authorize this server at a configured third-party provider.
+    #[serde(rename = "oauth")]
     OAuth {
         /// The provider name ([`ProviderConfig::name`](crate::ProviderConfig::name)).
         provider: String,
@@ -61,70 +63,174 @@ impl ConfirmOutcome {
     }
 }
 
+impl ConfirmOutcome {
+    fn parse(text: &str) -> Option<Self> {
+        match text {
+            "confirmed" => Some(Self::Confirmed),
+            "cancelled" => Some(Self::Cancelled),
+            _ => None,
+        }
+    }
+}
+
+/// A registered page: who it is for and what it does.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
     pub(crate) principal: Principal,
     pub(crate) purpose: Purpose,
-    registered: Instant,
 }
 
-/// Purposes of pending elicitations and outcomes of finished confirmations.
-#[derive(Debug, Default)]
-pub(crate) struct Purposes {
-    entries: Mutex<HashMap<String, Entry>>,
-    outcomes: Mutex<HashMap<(Principal, String), (ConfirmOutcome, Instant)>>,
+/// The registered pages and answers, over the store.
+pub(crate) struct Purposes<'a> {
+    pub(crate) store: &'a dyn FlowStore,
+    /// How long an elicitation's URL stays usable.
+    pub(crate) url_ttl: Duration,
 }
 
-impl Purposes {
-    fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-        m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+impl Purposes<'_> {
+    pub(crate) async fn register(
+        &self,
+        principal: &Principal,
+        id: &str,
+        purpose: &Purpose,
+    ) -> Result<(), WebError> {
+        let text = serde_json::to_string(purpose)
+            .map_err(|e| WebError::Config(format!("purpose of elicitation {id}: {e}")))?;
+        let ttl = self.url_ttl.saturating_add(KEEP_ANSWERS);
+        self.store.put_flow(principal, id, &text, ttl).await?;
+        Ok(())
     }
 
-    pub(crate) fn register(&self, principal: Principal, id: String, purpose: Purpose) {
-        let mut map = Self::lock(&self.entries);
-        if map.len() >= PRUNE_ABOVE {
-            map.retain(|_, e| e.registered.elapsed() < MAX_AGE);
-        }
-        map.insert(
-            id,
-            Entry {
-                principal,
+    /// The page of `id`, if registered and live. A purpose this version cannot read
+    /// (written by a newer node) is treated as unknown, and logged.
+    pub(crate) async fn get(&self, id: &str) -> Result<Option<Entry>, WebError> {
+        let Some(flow) = self.store.get_flow(id).await? else {
+            return Ok(None);
+        };
+        match serde_json::from_str(&flow.purpose) {
+            Ok(purpose) => Ok(Some(Entry {
+                principal: flow.principal,
                 purpose,
-                registered: Instant::now(),
-            },
-        );
-    }
-
-    pub(crate) fn get(&self, id: &str) -> Option<Entry> {
-        Self::lock(&self.entries).get(id).cloned()
-    }
-
-    pub(crate) fn remove(&self, id: &str) {
-        Self::lock(&self.entries).remove(id);
-    }
-
-    /// Records the first answer; `false` (and nothing changes) if one is recorded.
-    pub(crate) fn record(&self, principal: Principal, id: String, outcome: ConfirmOutcome) -> bool {
-        let mut map = Self::lock(&self.outcomes);
-        if map.len() >= PRUNE_ABOVE {
-            map.retain(|_, (_, at)| at.elapsed() < MAX_AGE);
-        }
-        match map.entry((principal, id)) {
-            std::collections::hash_map::Entry::Occupied(_) => false,
-            std::collections::hash_map::Entry::Vacant(v) => {
-                v.insert((outcome, Instant::now()));
-                true
+            })),
+            Err(e) => {
+                tracing::warn!(elicitation_id = id, error = %e, "unreadable stored purpose; page refused");
+                Ok(None)
             }
         }
     }
 
-    pub(crate) fn forget_outcome(&self, principal: &Principal, id: &str) {
-        Self::lock(&self.outcomes).remove(&(principal.clone(), id.to_owned()));
+    /// Records the first answer; `false` (and nothing changes) if one is recorded.
+    pub(crate) async fn record(
+        &self,
+        principal: &Principal,
+        id: &str,
+        outcome: ConfirmOutcome,
+    ) -> Result<bool, WebError> {
+        Ok(self
+            .store
+            .set_flow_outcome(principal, id, outcome.as_str())
+            .await?)
     }
 
-    pub(crate) fn outcome(&self, principal: &Principal, id: &str) -> Option<ConfirmOutcome> {
-        Self::lock(&self.outcomes)
-            .get(&(principal.clone(), id.to_owned()))
-            .map(|(o, _)| *o)
+    pub(crate) async fn forget_outcome(
+        &self,
+        principal: &Principal,
+        id: &str,
+    ) -> Result<(), WebError> {
+        self.store.clear_flow_outcome(principal, id).await?;
+        Ok(())
+    }
+
+    /// The answer to `principal`'s latest flow with exactly `purpose`, if it has one;
+    /// the flow is forgotten as the answer is handed out (one answer, one use).
+    pub(crate) async fn answered(
+        &self,
+        principal: &Principal,
+        purpose: &Purpose,
+    ) -> Result<Option<ConfirmOutcome>, WebError> {
+        let text = serde_json::to_string(purpose)
+            .map_err(|e| WebError::Config(format!("purpose: {e}")))?;
+        let Some(flow) = self.store.latest_flow(principal, &text).await? else {
+            return Ok(None);
+        };
+        let Some(outcome) = flow.outcome.as_deref().and_then(ConfirmOutcome::parse) else {
+            return Ok(None);
+        };
+        // Whoever deletes the row uses the answer: two concurrent retries cannot both.
+        if !self
+            .store
+            .delete_flow(principal, &flow.elicitation_id)
+            .await?
+        {
+            return Ok(None);
+        }
+        Ok(Some(outcome))
+    }
+
+    pub(crate) async fn outcome(
+        &self,
+        principal: &Principal,
+        id: &str,
+    ) -> Result<Option<ConfirmOutcome>, WebError> {
+        let Some(flow) = self.store.get_flow(id).await? else {
+            return Ok(None);
+        };
+        if &flow.principal != principal {
+            return Ok(None);
+        }
+        Ok(flow.outcome.as_deref().and_then(ConfirmOutcome::parse))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn purposes_are_stored_as_tagged_json_and_read_back() {
+        for (purpose, json) in [
+            (
+                Purpose::Secret {
+                    name: "example-api-key".into(),
+                    label: "Example Co API key".into(),
+                },
+                r#"{"kind":"secret","name":"example-api-key","label":"Example Co API key"}"#,
+            ),
+            (
+                Purpose::OAuth {
+                    provider: "example".into(),
+                },
+                r#"{"kind":"oauth","provider":"example"}"#,
+            ),
+            (
+                Purpose::Confirm {
+                    summary: "Buy a <b> for 5 €".into(),
+                },
+                r#"{"kind":"confirm","summary":"Buy a <b> for 5 €"}"#,
+            ),
+        ] {
+            assert_eq!(serde_json::to_string(&purpose).expect("json"), json);
+            assert_eq!(
+                serde_json::from_str::<Purpose>(json).expect("parse"),
+                purpose
+            );
+        }
+        for bad in [
+            r#"{"kind":"pay"}"#,
+            r#"{"kind":"oauth"}"#,
+            r#"{"kind":"oauth","provider":"a","x":1}"#,
+            "[]",
+        ] {
+            assert!(serde_json::from_str::<Purpose>(bad).is_err(), "{bad}");
+        }
+        assert_eq!(
+            ConfirmOutcome::parse("confirmed"),
+            Some(ConfirmOutcome::Confirmed)
+        );
+        assert_eq!(
+            ConfirmOutcome::parse("cancelled"),
+            Some(ConfirmOutcome::Cancelled)
+        );
+        assert_eq!(ConfirmOutcome::parse("maybe"), None);
     }
 }

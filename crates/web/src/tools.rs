@@ -7,8 +7,7 @@
 //! Chain [`WebTools::call`] into a `ServerHandler::call_tool` and list
 //! [`WebTools::definitions`] in `list_tools`.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use mcp_elicit_core::message::Mode;
 use mcp_elicit_server::{Elicitor, Principal, UrlElicitation};
@@ -24,8 +23,6 @@ use crate::web::Web;
 pub const API_KEY_NAME: &str = "demo-api-key";
 /// The longest `item` / `amount` accepted by `approve_purchase`.
 const MAX_ARG: usize = 200;
-/// Unanswered confirmations remembered at most.
-const MAX_APPROVALS: usize = 10_000;
 
 fn schema(value: Value) -> Arc<JsonObject> {
     match value {
@@ -49,8 +46,6 @@ fn internal(e: &WebError) -> ErrorData {
 /// The demo tools.
 pub struct WebTools {
     web: Web,
-    /// The last confirmation sent per (user, summary), to read its answer on retry.
-    approvals: Mutex<HashMap<(Principal, String), String>>,
 }
 
 impl std::fmt::Debug for WebTools {
@@ -61,16 +56,20 @@ impl std::fmt::Debug for WebTools {
 
 impl Web {
     /// A URL elicitation pointing to this server's connect page, with `purpose`
-    /// registered for `principal`. Send it with `Elicitor::url_required` (or
-    /// `Elicitor::url`).
-    pub fn url_elicitation(
+    /// registered for `principal` in the store. Send it with `Elicitor::url_required`
+    /// (or `Elicitor::url`).
+    pub async fn url_elicitation(
         &self,
         principal: &Principal,
         message: &str,
         purpose: Purpose,
     ) -> Result<UrlElicitation, mcp_elicit_server::Error> {
         let elicitation = UrlElicitation::new(message, |id| self.connect_url(id.as_str()))?;
-        self.register(principal, elicitation.id().as_str(), purpose);
+        self.register(principal, elicitation.id().as_str(), purpose)
+            .await
+            .map_err(|e| {
+                mcp_elicit_server::Error::new(mcp_elicit_server::ErrorKind::Store, e.to_string())
+            })?;
         Ok(elicitation)
     }
 }
@@ -78,10 +77,7 @@ impl Web {
 impl WebTools {
     /// The tools over `web`.
     pub fn new(web: Web) -> Self {
-        Self {
-            web,
-            approvals: Mutex::new(HashMap::new()),
-        }
+        Self { web }
     }
 
     /// Whether `name` is one of these tools.
@@ -191,14 +187,17 @@ impl WebTools {
                  It stays on the server."
             )));
         }
-        let elicitation = self.web.url_elicitation(
-            user,
-            "Enter your Example Co API key on the server's page.",
-            Purpose::Secret {
-                name: API_KEY_NAME.into(),
-                label: "Example Co API key".into(),
-            },
-        )?;
+        let elicitation = self
+            .web
+            .url_elicitation(
+                user,
+                "Enter your Example Co API key on the server's page.",
+                Purpose::Secret {
+                    name: API_KEY_NAME.into(),
+                    label: "Example Co API key".into(),
+                },
+            )
+            .await?;
         self.require(elicitor, elicitation).await
     }
 
@@ -226,14 +225,17 @@ impl WebTools {
                 config.display_name
             ))),
             Err(WebError::NotConnected { .. }) => {
-                let elicitation = self.web.url_elicitation(
-                    user,
-                    &format!(
-                        "Connect your {} account on the server's page.",
-                        config.display_name
-                    ),
-                    Purpose::OAuth { provider },
-                )?;
+                let elicitation = self
+                    .web
+                    .url_elicitation(
+                        user,
+                        &format!(
+                            "Connect your {} account on the server's page.",
+                            config.display_name
+                        ),
+                        Purpose::OAuth { provider },
+                    )
+                    .await?;
                 self.require(elicitor, elicitation).await
             }
             Err(e) => Err(internal(&e)),
@@ -258,41 +260,26 @@ impl WebTools {
         let (item, amount) = (arg("item")?, arg("amount")?);
         let summary = format!("Buy {item} for {amount}");
         let user = elicitor.principal().clone();
-        let key = (user.clone(), summary.clone());
-        let previous = self
-            .approvals
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .get(&key)
-            .cloned();
-        if let Some(id) = previous
-            && let Some(outcome) = self.web.confirmation(&user, &id)
-        {
-            self.approvals
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .remove(&key);
-            return Ok(match outcome {
-                ConfirmOutcome::Confirmed => text(format!("Approved: {summary}.")),
-                _ => text(format!("You cancelled: {summary}. Nothing was bought.")),
-            });
-        }
-        let elicitation = self.web.url_elicitation(
-            &user,
-            "Confirm the purchase on the server's page.",
-            Purpose::Confirm { summary },
-        )?;
-        {
-            let mut approvals = self
-                .approvals
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if approvals.len() >= MAX_APPROVALS {
-                // A demo bound: forget unanswered confirmations rather than grow forever.
-                approvals.clear();
+        let purpose = Purpose::Confirm {
+            summary: summary.clone(),
+        };
+        // The answer to an earlier confirmation of the same purchase, given on the page
+        // (on any node, before or after a restart): used once, then forgotten, so the
+        // next purchase asks again.
+        match self.web.purposes().answered(&user, &purpose).await {
+            Ok(Some(outcome)) => {
+                return Ok(match outcome {
+                    ConfirmOutcome::Confirmed => text(format!("Approved: {summary}.")),
+                    _ => text(format!("You cancelled: {summary}. Nothing was bought.")),
+                });
             }
-            approvals.insert(key, elicitation.id().as_str().to_owned());
+            Ok(None) => {}
+            Err(e) => return Err(internal(&e)),
         }
+        let elicitation = self
+            .web
+            .url_elicitation(&user, "Confirm the purchase on the server's page.", purpose)
+            .await?;
         self.require(elicitor, elicitation).await
     }
 }

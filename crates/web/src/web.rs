@@ -10,7 +10,7 @@ use axum::routing::{get, post};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use mcp_elicit_server::{Elicitations, Principal};
-use mcp_elicit_store::{SessionStore, VaultStore};
+use mcp_elicit_store::{FlowStore, LoginStore, SessionStore, VaultStore};
 use oauth2::basic::{
     BasicErrorResponse, BasicRevocationErrorResponse, BasicTokenIntrospectionResponse,
     BasicTokenType,
@@ -26,7 +26,6 @@ use url::Url;
 use crate::config::{ClientRegistration, ProviderEndpoints, WebConfig};
 use crate::error::WebError;
 use crate::jwks::Jwks;
-use crate::login::LoginStates;
 use crate::purpose::{ConfirmOutcome, Purpose, Purposes};
 use crate::session_binding::SessionBindings;
 use crate::third_party::Provider;
@@ -35,10 +34,12 @@ use crate::{confirm, connect, login, outbound, pages, resource_server, secret_pa
 /// The largest request body the pages accept (forms are small).
 pub const BODY_LIMIT: usize = 16 * 1024;
 
-/// The store the web layer needs: the vault (secrets, tokens, OAuth `state`) and browser
-/// sessions. [`mcp_elicit_store::Vault`] is one.
-pub trait WebStore: VaultStore + SessionStore {}
-impl<T: VaultStore + SessionStore> WebStore for T {}
+/// The store the web layer needs: the vault (secrets, tokens, OAuth `state`), browser
+/// sessions, sign-ins in progress and the pages' purposes and answers. All of it is in
+/// the database, so several server nodes can share it and a restart loses nothing.
+/// [`mcp_elicit_store::Vault`] is one.
+pub trait WebStore: VaultStore + SessionStore + FlowStore + LoginStore {}
+impl<T: VaultStore + SessionStore + FlowStore + LoginStore> WebStore for T {}
 
 /// The token response fields beyond OAuth's: the OpenID Connect ID token.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -98,9 +99,7 @@ pub(crate) struct Inner {
     pub(crate) login_client: Option<OAuthClient>,
     /// Local mode: the only user, signed in without an issuer (see [`Web::local`]).
     pub(crate) local_user: Option<Principal>,
-    pub(crate) logins: LoginStates,
     pub(crate) providers: HashMap<String, Provider>,
-    pub(crate) purposes: Purposes,
     pub(crate) sessions: SessionBindings,
 }
 
@@ -178,9 +177,7 @@ impl Web {
                 jwks: Some(jwks),
                 login_client: Some(login_client),
                 local_user: None,
-                logins: LoginStates::default(),
                 providers,
-                purposes: Purposes::default(),
                 sessions: SessionBindings::default(),
             }),
         })
@@ -205,9 +202,12 @@ impl Web {
         hub: Elicitations,
         store: Arc<dyn WebStore>,
     ) -> Result<Web, WebError> {
-        if !crate::config::is_loopback(&public_url) || public_url.scheme() != "http" {
+        // https too: the server's own TLS on loopback (cookies are then `Secure`).
+        if !crate::config::is_loopback(&public_url)
+            || !matches!(public_url.scheme(), "http" | "https")
+        {
             return Err(WebError::Config(format!(
-                "local mode serves its pages on loopback http only, not {public_url}"
+                "local mode serves its pages on loopback (http or https) only, not {public_url}"
             )));
         }
         let mut config = WebConfig::new(
@@ -247,9 +247,7 @@ impl Web {
                 jwks: None,
                 login_client: None,
                 local_user: Some(user),
-                logins: LoginStates::default(),
                 providers: map,
-                purposes: Purposes::default(),
                 sessions: SessionBindings::default(),
             }),
         })
@@ -318,29 +316,46 @@ impl Web {
     }
 
     /// Records what the page of URL mode elicitation `id` (created for `principal`) is
-    /// for. Call it before sending the elicitation; the page refuses ids without one.
-    pub fn register(&self, principal: &Principal, id: &str, purpose: Purpose) {
-        self.inner
-            .purposes
-            .register(principal.clone(), id.to_owned(), purpose);
+    /// for, in the store. Call it before sending the elicitation; the page refuses ids
+    /// without one.
+    pub async fn register(
+        &self,
+        principal: &Principal,
+        id: &str,
+        purpose: Purpose,
+    ) -> Result<(), WebError> {
+        self.purposes().register(principal, id, &purpose).await
     }
 
     /// The answer `principal` gave on the confirmation page of elicitation `id`, once
     /// given (the elicitation is then completed).
-    pub fn confirmation(&self, principal: &Principal, id: &str) -> Option<ConfirmOutcome> {
-        self.inner.purposes.outcome(principal, id)
+    pub async fn confirmation(
+        &self,
+        principal: &Principal,
+        id: &str,
+    ) -> Result<Option<ConfirmOutcome>, WebError> {
+        self.purposes().outcome(principal, id).await
     }
 
-    /// Deletes expired OAuth `state` records and browser sessions from the store and
-    /// forgets expired sign-ins; returns how many store rows were removed. Call it
-    /// periodically (e.g. with the elicitation sweep, every minute).
+    /// The registered pages and answers.
+    pub(crate) fn purposes(&self) -> Purposes<'_> {
+        Purposes {
+            store: &*self.inner.store,
+            url_ttl: self.inner.hub.config().url_ttl,
+        }
+    }
+
+    /// Deletes expired OAuth `state` records, sign-ins, browser sessions and page
+    /// purposes from the store; returns how many rows were removed. Call it periodically
+    /// (e.g. with the elicitation sweep, every minute).
     pub async fn sweep(&self) -> Result<u64, WebError> {
         let now = std::time::SystemTime::now();
-        let instant = std::time::Instant::now();
-        self.inner.logins.retain_live(instant);
-        let states = self.inner.store.sweep_oauth_states(now).await?;
-        let sessions = self.inner.store.sweep_browser_sessions(now).await?;
-        Ok(states + sessions)
+        let store = &self.inner.store;
+        let states = store.sweep_oauth_states(now).await?;
+        let logins = store.sweep_login_states(now).await?;
+        let sessions = store.sweep_browser_sessions(now).await?;
+        let flows = store.sweep_flows(now).await?;
+        Ok(states + logins + sessions + flows)
     }
 
     /// The URL of the page for elicitation `id` (what to put in the URL elicitation).
@@ -367,14 +382,12 @@ pub async fn router(
 impl Web {
     /// Records the answer of a confirmation page (first answer wins; `false` if one was
     /// already recorded).
-    pub(crate) fn record_confirmation(
+    pub(crate) async fn record_confirmation(
         &self,
         principal: &Principal,
         id: &str,
         outcome: ConfirmOutcome,
-    ) -> bool {
-        self.inner
-            .purposes
-            .record(principal.clone(), id.to_owned(), outcome)
+    ) -> Result<bool, WebError> {
+        self.purposes().record(principal, id, outcome).await
     }
 }

@@ -8,8 +8,9 @@
 //! - **authorized mode** (`--issuer URL`): `/mcp` is an OAuth 2.1 resource server (bearer
 //!   JWTs of the issuer, the identity is the token's user), the web layer serves sign-in
 //!   and the connect pages URL elicitations point to, and secrets go to the store's
-//!   encrypted vault (`--vault-key-file`). Outside loopback it must sit behind a
-//!   TLS-terminating proxy named by `--public-url https://...`.
+//!   encrypted vault (`--vault-key-file`). Outside loopback it must speak HTTPS: itself
+//!   (`--tls-cert` and `--tls-key`, rustls), or behind a TLS-terminating proxy named by
+//!   `--public-url https://...`.
 //!
 //! Pending elicitations and the connect demo's "connected" flag live in a store
 //! (`--store`): by default a SQLite file under the user's data directory, so a URL
@@ -22,6 +23,7 @@ mod logging;
 mod options;
 mod state;
 mod store;
+mod tls;
 mod web;
 
 use std::net::SocketAddr;
@@ -37,7 +39,9 @@ use tokio_util::sync::CancellationToken;
 use self::options::{WebFlags, WebOptions, check_listen};
 use self::store::{StoreChoice, open_state};
 
-/// Arguments of `mcp-elicit serve`.
+/// Arguments of `mcp-elicit serve`. Every option with a value can also come from the
+/// environment as `MCP_ELICIT_<OPTION>` (`MCP_ELICIT_ISSUER`, `MCP_ELICIT_STORE`, ...);
+/// a flag on the command line wins.
 #[derive(Debug, clap::Args)]
 pub(crate) struct ServeArgs {
     /// Serve one client on stdin/stdout instead of Streamable HTTP (the demo pages are
@@ -45,56 +49,100 @@ pub(crate) struct ServeArgs {
     #[arg(long)]
     stdio: bool,
     /// Address for Streamable HTTP (`/mcp`) and the pages. Loopback only without
-    /// --issuer; elsewhere only with --issuer and an https --public-url (behind a
-    /// TLS-terminating proxy).
-    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8391")]
+    /// --issuer; elsewhere only with --issuer and HTTPS: --tls-cert/--tls-key, or an
+    /// https --public-url (behind a TLS-terminating proxy).
+    #[arg(
+        long,
+        env = "MCP_ELICIT_LISTEN",
+        value_name = "ADDR",
+        default_value = "127.0.0.1:8391"
+    )]
     listen: SocketAddr,
+    /// Serve HTTPS with this PEM certificate chain (the server's certificate first, then
+    /// its intermediates). Needs --tls-key. Read at start-up: renewing it needs a restart.
+    #[arg(long, env = "MCP_ELICIT_TLS_CERT", value_name = "FILE", requires = "tls_key",
+          value_parser = tls::CertChain::parser())]
+    tls_cert: Option<tls::CertChain>,
+    /// The PEM private key of --tls-cert (PKCS#8, PKCS#1 RSA or SEC1 EC). Never printed.
+    #[arg(long, env = "MCP_ELICIT_TLS_KEY", value_name = "FILE", requires = "tls_cert",
+          value_parser = tls::PrivateKey::parser())]
+    tls_key: Option<tls::PrivateKey>,
     /// The OAuth 2.1 / OpenID Connect issuer whose bearer tokens `/mcp` accepts and where
     /// browsers sign in. Without it: local mode (the local OS user, loopback only).
-    #[arg(long, value_name = "URL")]
+    #[arg(long, env = "MCP_ELICIT_ISSUER", value_name = "URL")]
     issuer: Option<String>,
     /// The `aud` bearer tokens must carry (default: the public URL of `/mcp`).
-    #[arg(long, value_name = "AUD", requires = "issuer")]
+    #[arg(
+        long,
+        env = "MCP_ELICIT_AUDIENCE",
+        value_name = "AUD",
+        requires = "issuer"
+    )]
     audience: Option<String>,
-    /// The URL browsers and clients reach this server at (default: http:// plus the
-    /// listening address). Must be https outside loopback.
-    #[arg(long, value_name = "URL", requires = "issuer")]
+    /// The URL browsers and clients reach this server at (default: http://, or https://
+    /// with --tls-cert, plus the listening address). Must be https outside loopback.
+    #[arg(
+        long,
+        env = "MCP_ELICIT_PUBLIC_URL",
+        value_name = "URL",
+        requires = "issuer"
+    )]
     public_url: Option<String>,
     /// This server's client id at the issuer, for browser sign-in (default `mcp-elicit`).
-    #[arg(long, value_name = "ID", requires = "issuer")]
+    #[arg(
+        long,
+        env = "MCP_ELICIT_CLIENT_ID",
+        value_name = "ID",
+        requires = "issuer"
+    )]
     client_id: Option<String>,
     /// A file holding the client secret for --client-id (or env MCP_ELICIT_CLIENT_SECRET;
     /// neither: a public client).
-    #[arg(long, value_name = "FILE", requires = "issuer")]
+    #[arg(
+        long,
+        env = "MCP_ELICIT_CLIENT_SECRET_FILE",
+        value_name = "FILE",
+        requires = "issuer"
+    )]
     client_secret_file: Option<std::path::PathBuf>,
     /// A file holding the 32-byte vault key (64 hex digits or base64) that encrypts
     /// secrets and tokens (or env MCP_ELICIT_VAULT_KEY). Required with --issuer; in local
     /// mode the default is vault.key beside the default store (created if missing), or a
     /// random key for the run with an explicit --store.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, env = "MCP_ELICIT_VAULT_KEY_FILE", value_name = "FILE")]
     vault_key_file: Option<std::path::PathBuf>,
     /// A JSON file describing third-party OAuth providers (an object or an array:
     /// name, client_id, issuer or authorization_endpoint + token_endpoint, optional
     /// display_name, client_secret_file, scopes, resource).
-    #[arg(long, value_name = "FILE", requires = "issuer")]
+    #[arg(
+        long,
+        env = "MCP_ELICIT_PROVIDER_CONFIG",
+        value_name = "FILE",
+        requires = "issuer"
+    )]
     provider_config: Option<std::path::PathBuf>,
     /// Also expose the tools the official conformance suite calls.
     #[arg(long)]
     conformance: bool,
     /// How long a form or a URL consent waits for the user, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 600)]
+    #[arg(
+        long,
+        env = "MCP_ELICIT_TIMEOUT",
+        value_name = "SECONDS",
+        default_value_t = 600
+    )]
     timeout: u64,
     /// How many elicitations one user may have pending at once (at least 1). The cap
     /// exists so that one user cannot pin unbounded server memory with open
     /// elicitations; over it, calls fail with `too_many_pending` until some finish.
-    #[arg(long, value_name = "N", default_value_t = options::DEFAULT_MAX_PENDING_PER_USER,
+    #[arg(long, env = "MCP_ELICIT_MAX_PENDING_PER_USER", value_name = "N", default_value_t = options::DEFAULT_MAX_PENDING_PER_USER,
           value_parser = options::parse_max_pending)]
     max_pending_per_user: usize,
     /// Where pending elicitations and the connect demo's state live: `memory` (lost on
     /// exit), `sqlite://PATH` (created if missing) or `postgres://...`. Default: memory
     /// with --conformance, else $XDG_DATA_HOME/mcp-elicit/state.db
     /// (~/.local/share/mcp-elicit/state.db).
-    #[arg(long, value_name = "URL")]
+    #[arg(long, env = "MCP_ELICIT_STORE", value_name = "URL")]
     store: Option<String>,
 }
 
@@ -182,7 +230,15 @@ pub(crate) fn run(args: ServeArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Err(e) = check_listen(args.listen, args.stdio, web.as_ref()) {
+    // The files were read with the arguments; this checks the key fits the certificate.
+    let tls = match tls::server_config(args.tls_cert.as_ref(), args.tls_key.as_ref()) {
+        Ok(tls) => tls.is_some(),
+        Err(e) => {
+            eprintln!("mcp-elicit serve: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(e) = check_listen(args.listen, args.stdio, web.as_ref(), tls) {
         eprintln!("mcp-elicit serve: {e}");
         return ExitCode::from(2);
     }
@@ -238,13 +294,16 @@ async fn serve(
         Err(e) => return Err(format!("cannot listen on {}: {e}", args.listen).into()),
     };
     let addr = listener.local_addr()?;
-    let base = format!("http://{addr}");
+    let tls = tls::server_config(args.tls_cert.as_ref(), args.tls_key.as_ref())?;
+    let base = format!("{}://{addr}", tls::scheme(tls.as_ref()));
+    tls::announce(args.tls_cert.as_ref());
     let user = Principal::current_local_user();
     let config = ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone()))
         .with_timeout(Duration::from_secs(args.timeout))
         .with_max_pending_per_user(args.max_pending_per_user);
     let opened = open_state(&choice, config).await?;
     eprintln!("mcp-elicit serve: state: {}", choice.describe());
+    eprintln!("mcp-elicit serve: nodes: {}", opened.describe_nodes());
     let reference = Reference::with_state(
         opened.hub.clone(),
         ReferenceOptions::new(&base).with_conformance(args.conformance),
@@ -304,8 +363,9 @@ async fn serve(
             "mcp-elicit reference server: {base}/mcp, local mode (no --issuer: acting for the local user \
              {user}, loopback only; Ctrl-C to stop)"
         );
-        http::serve_with(
+        http::serve_with_tls(
             listener,
+            tls,
             reference,
             move |_, ct| build_router(&app, ct),
             async {
@@ -329,9 +389,11 @@ async fn serve_authorized(
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", args.listen))?;
     let addr = listener.local_addr()?;
+    let tls = tls::server_config(args.tls_cert.as_ref(), args.tls_key.as_ref())?;
+    tls::announce(args.tls_cert.as_ref());
     let public_url = match &options.public_url {
         Some(u) => u.clone(),
-        None => url::Url::parse(&format!("http://{addr}"))?,
+        None => url::Url::parse(&format!("{}://{addr}", tls::scheme(tls.as_ref())))?,
     };
     let base = public_url.as_str().trim_end_matches('/').to_owned();
     let config = ElicitationConfig::new(IdentityPolicy::Authenticated)
@@ -349,6 +411,7 @@ async fn serve_authorized(
         }
     };
     eprintln!("mcp-elicit serve: state: {}", choice.describe());
+    eprintln!("mcp-elicit serve: nodes: {}", opened.describe_nodes());
     let reference = Reference::with_state(
         opened.hub.clone(),
         ReferenceOptions::new(&base).with_conformance(args.conformance),
@@ -362,8 +425,9 @@ async fn serve_authorized(
     );
     let sweep_ct = CancellationToken::new();
     let sweeper = web::spawn_sweeper(web.clone(), Duration::from_secs(60), sweep_ct.clone());
-    let result = http::serve_with(
+    let result = http::serve_with_tls(
         listener,
+        tls,
         reference,
         move |reference, ct| web::router(&reference, &web, ct),
         async {

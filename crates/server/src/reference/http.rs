@@ -24,6 +24,9 @@ use tokio_util::sync::CancellationToken;
 use super::Reference;
 use crate::identity::{IdentityPolicy, Principal};
 
+#[cfg(feature = "tls")]
+mod tls;
+
 /// The MCP endpoint path.
 pub const MCP_PATH: &str = "/mcp";
 /// The demo completion page.
@@ -62,10 +65,6 @@ pub async fn serve_with(
     app: impl FnOnce(Reference, CancellationToken) -> Router,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let ct = CancellationToken::new();
-    let sweeper = reference.spawn_sweeper(std::time::Duration::from_secs(60), ct.clone());
-    let app = app(reference, ct.child_token());
-    let stop = ct.clone();
     // Small request/response exchanges (an SSE event per elicitation) must not wait for
     // Nagle's algorithm and the peer's delayed ACK (~40 ms per call otherwise).
     let listener = listener.tap_io(|tcp| {
@@ -73,6 +72,52 @@ pub async fn serve_with(
             tracing::debug!("cannot set TCP_NODELAY: {e}");
         }
     });
+    serve_on(listener, reference, app, shutdown).await
+}
+
+/// [`serve_with`] over HTTPS when `tls` is given (plain HTTP otherwise).
+///
+/// The server speaks HTTP/1.1 and HTTP/2: set the config's `alpn_protocols` to `h2` and
+/// `http/1.1` to offer both. TLS handshakes never hold up the accept loop: each runs in
+/// its own task and must finish within 10 seconds; a failed one is logged at debug
+/// level and dropped (a client sending nothing, or plain HTTP, gets no HTTP answer).
+/// Graceful shutdown and TCP_NODELAY work as in [`serve_with`].
+#[cfg(feature = "tls")]
+pub async fn serve_with_tls(
+    listener: tokio::net::TcpListener,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    reference: Reference,
+    app: impl FnOnce(Reference, CancellationToken) -> Router,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    match tls {
+        None => serve_with(listener, reference, app, shutdown).await,
+        Some(config) => {
+            let listener = tls::TlsListener::new(listener, config, tls::HANDSHAKE_TIMEOUT)?;
+            serve_on(listener, reference, app, shutdown).await
+        }
+    }
+}
+
+/// The rustls version [`serve_with_tls`] takes its configuration from.
+#[cfg(feature = "tls")]
+pub use tokio_rustls::rustls;
+
+/// Serves `app` on any listener until `shutdown`, with the reference server's sweeper.
+async fn serve_on<L>(
+    listener: L,
+    reference: Reference,
+    app: impl FnOnce(Reference, CancellationToken) -> Router,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()>
+where
+    L: axum::serve::Listener,
+    L::Addr: std::fmt::Debug,
+{
+    let ct = CancellationToken::new();
+    let sweeper = reference.spawn_sweeper(std::time::Duration::from_secs(60), ct.clone());
+    let app = app(reference, ct.child_token());
+    let stop = ct.clone();
     let result = axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;

@@ -162,9 +162,7 @@ impl Reference {
                     )
                 })?;
         }
-        Ok(hub
-            .deliver_completion(elicitation_id, &record.session)
-            .await)
+        Ok(hub.notify_completion(elicitation_id, &record.session).await)
     }
 
     /// Whether `principal` finished the connect demo.

@@ -439,3 +439,58 @@ pub(crate) async fn completes_through_the_server_registry_on_another_node(db: &T
     assert_eq!(again.kind(), ErrorKind::UnknownElicitation);
     assert_eq!(node_a.get(&alice(), "cross").await, Ok(None));
 }
+
+/// The per-user cap holds exactly when many inserts race from two pools (two server
+/// nodes): never more than `max` records for one user, and other users are unaffected.
+pub(crate) async fn quota_is_exact_under_concurrent_inserts(db: &TestDb) {
+    const MAX: usize = 3;
+    let first = Arc::new(db.connect().await);
+    let second = Arc::new(db.connect().await);
+    let tasks: Vec<_> = (0..24)
+        .map(|i| {
+            let store: Arc<Store> = if i % 2 == 0 {
+                first.clone()
+            } else {
+                second.clone()
+            };
+            tokio::spawn(async move {
+                store
+                    .insert_within_quota(
+                        record(&format!("q{i}"), &alice(), "s", Mode::Url, 60),
+                        MAX,
+                    )
+                    .await
+            })
+        })
+        .collect();
+    let mut ok = 0;
+    for task in tasks {
+        match task.await.expect("task") {
+            Ok(()) => ok += 1,
+            Err(StoreError::QuotaExceeded { pending, max }) => {
+                assert_eq!((pending, max), (MAX, MAX));
+            }
+            Err(other) => panic!("unexpected {other:?}"),
+        }
+    }
+    assert_eq!(ok, MAX);
+    assert_eq!(first.list(&alice()).await.expect("list").len(), MAX);
+    // Bob has his own allowance; a duplicate id is reported as a duplicate, not a quota.
+    second
+        .insert_within_quota(record("b1", &bob(), "s", Mode::Url, 60), MAX)
+        .await
+        .expect("bob's first");
+    assert_eq!(
+        second
+            .insert_within_quota(record("b1", &bob(), "s", Mode::Url, 60), MAX)
+            .await,
+        Err(StoreError::Duplicate("b1".into()))
+    );
+    // Finishing one frees a place.
+    let done = first.list(&alice()).await.expect("list")[0].id.clone();
+    first.remove(&done).await.expect("remove");
+    first
+        .insert_within_quota(record("again", &alice(), "s", Mode::Url, 60), MAX)
+        .await
+        .expect("a freed place is usable");
+}

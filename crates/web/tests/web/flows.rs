@@ -333,7 +333,7 @@ async fn confirmation_page_records_confirm_and_cancel_and_completes() {
         .await;
     assert_eq!(bad.status, 400);
     assert!(stack.is_pending(&alice, &pay).await);
-    assert_eq!(stack.web.confirmation(&alice, &pay), None);
+    assert_eq!(stack.confirmation(&alice, &pay).await, None);
     // A GET cannot confirm.
     let get = browser.request(Method::GET, &url, None, None).await;
     assert_eq!(get.status, 405);
@@ -350,7 +350,7 @@ async fn confirmation_page_records_confirm_and_cancel_and_completes() {
         .await;
     assert_eq!(ok.status, 200, "{}", ok.body);
     assert_eq!(
-        stack.web.confirmation(&alice, &pay),
+        stack.confirmation(&alice, &pay).await,
         Some(ConfirmOutcome::Confirmed)
     );
     assert!(!stack.is_pending(&alice, &pay).await);
@@ -367,12 +367,12 @@ async fn confirmation_page_records_confirm_and_cancel_and_completes() {
         .await;
     assert_eq!(no.status, 200);
     assert_eq!(
-        stack.web.confirmation(&alice, &decline),
+        stack.confirmation(&alice, &decline).await,
         Some(ConfirmOutcome::Cancelled)
     );
     assert!(!stack.is_pending(&alice, &decline).await);
     // Another user reads no outcome.
-    assert_eq!(stack.web.confirmation(&stack.user("bob"), &pay), None);
+    assert_eq!(stack.confirmation(&stack.user("bob"), &pay).await, None);
     // A second click is refused (completed at most once) and does not flip the outcome.
     let twice = browser
         .submit(
@@ -387,7 +387,7 @@ async fn confirmation_page_records_confirm_and_cancel_and_completes() {
         .await;
     assert_eq!(twice.status, 404);
     assert_eq!(
-        stack.web.confirmation(&alice, &pay),
+        stack.confirmation(&alice, &pay).await,
         Some(ConfirmOutcome::Confirmed)
     );
 }

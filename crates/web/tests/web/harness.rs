@@ -20,7 +20,7 @@ use mcp_elicit_server::{
 };
 use mcp_elicit_store::{Keyring, Store, Vault, VaultKey, VaultStore};
 use mcp_elicit_web::{
-    ClientRegistration, ProviderConfig, ProviderEndpoints, Purpose, Web, WebConfig,
+    ClientRegistration, ConfirmOutcome, ProviderConfig, ProviderEndpoints, Purpose, Web, WebConfig,
 };
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
@@ -45,6 +45,8 @@ pub struct Stack {
     pub issuer: String,
     pub provider: ProviderInfo,
     pub web: Web,
+    /// The web layer's configuration (to start another node with).
+    pub config: WebConfig,
     pub hub: Elicitations,
     pub store: Store,
     pub vault: Vault,
@@ -208,7 +210,7 @@ impl Stack {
         })
         .with_jwks_min_refresh(Duration::from_millis(200));
         let config = adjust(config);
-        let web = Web::new(config, hub.clone(), Arc::new(vault.clone()))
+        let web = Web::new(config.clone(), hub.clone(), Arc::new(vault.clone()))
             .await
             .expect("web layer");
         let mcp = mcp(&hub, &web, &vault);
@@ -221,6 +223,7 @@ impl Stack {
             issuer,
             provider,
             web,
+            config,
             hub,
             store,
             vault,
@@ -228,6 +231,29 @@ impl Stack {
             _node: node,
             _dir: dir,
         }
+    }
+
+    /// Another server node: its own web layer and registry over the same store (same
+    /// configuration, so the same public URL), served on its own loopback port, as a
+    /// second process behind a load balancer would be. Returns its base URL.
+    pub async fn second_node(&self) -> String {
+        let hub = Elicitations::with_store(
+            ElicitationConfig::new(IdentityPolicy::Authenticated),
+            Arc::new(self.store.clone()),
+            Arc::new(SystemClock),
+        );
+        let web = Web::new(self.config.clone(), hub, Arc::new(self.vault.clone()))
+            .await
+            .expect("second web layer");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind 127.0.0.1:0");
+        let base = format!("http://{}", listener.local_addr().expect("addr"));
+        let app = web.router();
+        tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        base
     }
 
     /// The principal the provider's user `name` signs in as.
@@ -255,8 +281,16 @@ impl Stack {
             })
             .await
             .expect("insert pending elicitation");
-        self.web.register(user, &id, purpose);
+        self.web
+            .register(user, &id, purpose)
+            .await
+            .expect("register the page's purpose");
         id
+    }
+
+    /// The answer `user` gave on the confirmation page of `id`, if any.
+    pub async fn confirmation(&self, user: &Principal, id: &str) -> Option<ConfirmOutcome> {
+        self.web.confirmation(user, id).await.expect("store")
     }
 
     /// Whether `user`'s elicitation `id` is still pending.

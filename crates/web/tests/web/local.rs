@@ -25,17 +25,24 @@ async fn local(public: &str) -> Result<Web, mcp_elicit_web::WebError> {
 }
 
 #[tokio::test]
-async fn local_mode_is_loopback_http_only() {
+async fn local_mode_is_loopback_only() {
     for refused in [
         "http://mcp.example.com",
-        "https://127.0.0.1:8391",
+        "https://mcp.example.com",
         "http://10.0.0.5:8391",
+        "ftp://127.0.0.1:8391",
     ] {
         assert!(local(refused).await.is_err(), "{refused}");
     }
     let web = local("http://127.0.0.1:8391").await.expect("loopback");
     assert!(web.is_local());
+    assert!(!web.config().secure_cookies());
     assert!(local("http://[::1]:8391").await.is_ok());
+    // The server's own TLS on loopback: cookies become Secure.
+    let tls = local("https://127.0.0.1:8391")
+        .await
+        .expect("loopback https");
+    assert!(tls.config().secure_cookies());
 }
 
 #[tokio::test]

@@ -8,6 +8,8 @@ mod browser;
 mod chromium;
 mod flows;
 mod harness;
+mod hostile;
 mod local;
 mod mcp;
+mod nodes;
 mod oauth;

@@ -70,7 +70,7 @@ pub(crate) struct ProviderOptions {
 pub(crate) struct WebOptions {
     pub(crate) issuer: String,
     pub(crate) audience: Option<String>,
-    /// `None`: `http://` plus the bound address.
+    /// `None`: `http://` (`https://` with TLS) plus the bound address.
     pub(crate) public_url: Option<Url>,
     pub(crate) client_id: String,
     pub(crate) client_secret: Option<SecretString>,
@@ -354,24 +354,35 @@ fn read_providers(path: &Path) -> Result<Vec<ProviderOptions>, String> {
         .collect()
 }
 
-/// Where the server may listen:
+/// Where the server may listen, and how (`tls`: `--tls-cert`/`--tls-key` were given):
 ///
-/// - without an issuer (local mode, the local OS user is the identity), loopback only;
-/// - with an issuer, anywhere, but outside loopback only when the public URL is https:
-///   this server speaks plain HTTP, so it must sit behind a TLS-terminating proxy that
-///   users reach at that https URL;
-/// - stdio has no bearer tokens, so it cannot be combined with an issuer.
+/// - without an issuer (local mode, the local OS user is the identity), loopback only,
+///   over http or https;
+/// - with an issuer, anywhere, but outside loopback only over HTTPS: this server's own
+///   TLS, or a TLS-terminating reverse proxy users reach at an https `--public-url`;
+/// - with TLS the public URL is https (an http `--public-url` is a contradiction);
+/// - stdio has no bearer tokens, so it cannot be combined with an issuer, and it is a
+///   local pipe, so there is nothing for TLS to encrypt.
 pub(crate) fn check_listen(
     listen: SocketAddr,
     stdio: bool,
     web: Option<&WebOptions>,
+    tls: bool,
 ) -> Result<(), String> {
+    if stdio && tls {
+        return Err(
+            "--tls-cert/--tls-key cannot be combined with --stdio: MCP then goes over stdin and \
+             stdout, a local pipe, so there is nothing for TLS to encrypt (drop the TLS flags, or \
+             serve HTTPS with --listen instead of --stdio)"
+                .to_owned(),
+        );
+    }
     match web {
         None if !listen.ip().is_loopback() => Err(format!(
             "refusing to listen on {listen}: without --issuer this server runs in local mode (the local OS \
              user is the identity, no authorization), so it only listens on loopback addresses (for \
-             example 127.0.0.1:8391 or [::1]:8391). To serve other machines, configure an OAuth \
-             authorization server with --issuer URL (see docs/deployment.md)"
+             example 127.0.0.1:8391 or [::1]:8391), with or without TLS. To serve other machines, \
+             configure an OAuth authorization server with --issuer URL (see docs/deployment.md)"
         )),
         None => Ok(()),
         Some(_) if stdio => Err(
@@ -379,12 +390,21 @@ pub(crate) fn check_listen(
              user to authorize (local mode serves stdio for the local OS user)"
                 .to_owned(),
         ),
+        Some(web) if tls => match &web.public_url {
+            Some(u) if u.scheme() != "https" => Err(format!(
+                "--public-url {u} cannot be combined with --tls-cert/--tls-key: this server then \
+                 serves HTTPS itself, so it is reached at an https URL (leave --public-url out to \
+                 use https:// plus the listening address)"
+            )),
+            _ => Ok(()),
+        },
         Some(web) if !listen.ip().is_loopback() => match &web.public_url {
             Some(u) if u.scheme() == "https" => Ok(()),
             _ => Err(format!(
-                "refusing to listen on {listen} without HTTPS: this server speaks plain HTTP, so outside \
-                 loopback it must run behind a TLS-terminating reverse proxy; pass the https URL users \
-                 reach it at with --public-url https://... (see docs/deployment.md)"
+                "refusing to listen on {listen} without HTTPS: outside loopback, serve HTTPS with \
+                 --tls-cert FILE --tls-key FILE, or run behind a TLS-terminating reverse proxy and \
+                 pass the https URL users reach it at with --public-url https://... (see \
+                 docs/deployment.md)"
             )),
         },
         Some(_) => Ok(()),
@@ -555,21 +575,99 @@ mod tests {
     #[test]
     fn listening_rules_local_mode_loopback_only_https_outside_loopback_no_stdio_with_issuer() {
         let lo: SocketAddr = "127.0.0.1:0".parse().expect("addr");
+        let lo6: SocketAddr = "[::1]:0".parse().expect("addr");
         let any: SocketAddr = "0.0.0.0:0".parse().expect("addr");
-        assert!(check_listen(lo, true, None).is_ok());
-        let e = check_listen(any, false, None).expect_err("refused");
-        assert!(e.contains("local mode") && e.contains("--issuer"), "{e}");
+        let lan: SocketAddr = "10.0.0.5:8391".parse().expect("addr");
         let env = |k: &str| (k == VAULT_KEY_ENV).then(|| OsString::from(KEY));
-        let mut web = WebOptions::from_flags(&flags("https://idp.example"), env)
-            .expect("ok")
-            .expect("web");
-        assert!(check_listen(lo, false, Some(&web)).is_ok());
-        assert!(check_listen(lo, true, Some(&web)).is_err());
-        let e = check_listen(any, false, Some(&web)).expect_err("plain http outside loopback");
-        assert!(e.contains("--public-url https://"), "{e}");
-        web.public_url = Some(Url::parse("http://mcp.example").expect("url"));
-        assert!(check_listen(any, false, Some(&web)).is_err());
-        web.public_url = Some(Url::parse("https://mcp.example").expect("url"));
-        assert!(check_listen(any, false, Some(&web)).is_ok());
+        let web = |public_url: Option<&str>| {
+            let mut w = WebOptions::from_flags(&flags("https://idp.example"), env)
+                .expect("ok")
+                .expect("web");
+            w.public_url = public_url.map(|u| Url::parse(u).expect("url"));
+            w
+        };
+        let http_proxy = web(Some("http://mcp.example"));
+        let https_proxy = web(Some("https://mcp.example"));
+        let bound = web(None);
+        // (listen, stdio, web, tls) -> Ok, or Err containing the text.
+        type Case<'a> = (
+            SocketAddr,
+            bool,
+            Option<&'a WebOptions>,
+            bool,
+            Result<(), &'a str>,
+        );
+        let cases: &[Case<'_>] = &[
+            // Local mode: loopback only, http or https; stdio without TLS.
+            (lo, false, None, false, Ok(())),
+            (lo, false, None, true, Ok(())),
+            (lo6, false, None, true, Ok(())),
+            (lo, true, None, false, Ok(())),
+            (lo, true, None, true, Err("nothing for TLS to encrypt")),
+            (any, false, None, false, Err("local mode")),
+            (any, false, None, true, Err("local mode")),
+            (lan, false, None, true, Err("--issuer URL")),
+            // Authorized mode on loopback: anything but stdio.
+            (lo, false, Some(&bound), false, Ok(())),
+            (lo, false, Some(&bound), true, Ok(())),
+            (lo, false, Some(&http_proxy), false, Ok(())),
+            (
+                lo,
+                true,
+                Some(&bound),
+                false,
+                Err("--stdio cannot be combined"),
+            ),
+            (
+                lo,
+                true,
+                Some(&bound),
+                true,
+                Err("nothing for TLS to encrypt"),
+            ),
+            // Outside loopback: TLS here, or an https proxy in front.
+            (
+                any,
+                false,
+                Some(&bound),
+                false,
+                Err("--tls-cert FILE --tls-key FILE"),
+            ),
+            (
+                any,
+                false,
+                Some(&bound),
+                false,
+                Err("--public-url https://"),
+            ),
+            (any, false, Some(&http_proxy), false, Err("without HTTPS")),
+            (any, false, Some(&https_proxy), false, Ok(())),
+            (any, false, Some(&bound), true, Ok(())),
+            (lan, false, Some(&bound), true, Ok(())),
+            (any, false, Some(&https_proxy), true, Ok(())),
+            // TLS and an http public URL contradict each other, wherever it listens.
+            (
+                any,
+                false,
+                Some(&http_proxy),
+                true,
+                Err("cannot be combined with --tls-cert"),
+            ),
+            (
+                lo,
+                false,
+                Some(&http_proxy),
+                true,
+                Err("http://mcp.example"),
+            ),
+        ];
+        for (i, (listen, stdio, web, tls, expected)) in cases.iter().enumerate() {
+            let got = check_listen(*listen, *stdio, *web, *tls);
+            match (expected, &got) {
+                (Ok(()), Ok(())) => {}
+                (Err(text), Err(e)) => assert!(e.contains(text), "case {i}: {e}"),
+                _ => panic!("case {i} ({listen}, stdio {stdio}, tls {tls}): {got:?}"),
+            }
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use mcp_elicit_server::reference::{DemoState, MemoryDemoState};
 use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, SystemClock};
-use mcp_elicit_store::Store;
+use mcp_elicit_store::{PgCompletionBus, Store};
 
 use super::state::SqlDemoState;
 
@@ -141,15 +141,42 @@ pub(crate) struct Opened {
     pub(crate) demo: Arc<dyn DemoState>,
     /// The database (`None` in memory); the web layer's vault lives in it.
     pub(crate) store: Option<Store>,
+    /// On PostgreSQL: the task delivering other nodes' completion notices here.
+    bus: Option<tokio::task::JoinHandle<()>>,
 }
 
 impl Opened {
-    /// Closes the database connections (a clean exit checkpoints SQLite's log).
+    /// How completions reach a client connected to another node, for the operator.
+    pub(crate) fn describe_nodes(&self) -> &'static str {
+        if self.bus.is_some() {
+            "several nodes may share this PostgreSQL database: completion notices travel by              LISTEN/NOTIFY to the node holding the client's connection"
+        } else {
+            "one node: to run several behind a load balancer, share a PostgreSQL store"
+        }
+    }
+
+    /// Stops the bus and closes the database connections (a clean exit checkpoints
+    /// SQLite's log).
     pub(crate) async fn close(&self) {
+        if let Some(bus) = &self.bus {
+            bus.abort();
+        }
         if let Some(store) = &self.store {
             store.close().await;
         }
     }
+}
+
+/// On PostgreSQL, joins the other nodes sharing the database: completions this node
+/// cannot deliver are published (`NOTIFY`), and notices from any node are delivered to
+/// the connections held here (`LISTEN`).
+fn join_nodes(store: &Store, hub: &Elicitations) -> Option<tokio::task::JoinHandle<()>> {
+    let bus = Arc::new(PgCompletionBus::from_store(store).ok()?);
+    hub.set_relay(bus.clone());
+    let hub = hub.clone();
+    Some(tokio::spawn(async move {
+        mcp_elicit_store::deliver_notices(&*bus, &hub).await;
+    }))
 }
 
 /// Opens `choice` (creating the default directory, owner-only) and builds the registry.
@@ -162,6 +189,7 @@ pub(crate) async fn open_state(
             hub: Elicitations::new(config),
             demo: Arc::new(MemoryDemoState::new()),
             store: None,
+            bus: None,
         }),
         StoreChoice::Database { url, default_file } => {
             if let Some(dir) = default_file.as_deref().and_then(Path::parent) {
@@ -178,10 +206,12 @@ pub(crate) async fn open_state(
                 Arc::new(store.clone()) as Arc<dyn ElicitationStore>,
                 Arc::new(SystemClock),
             );
+            let bus = join_nodes(&store, &hub);
             Ok(Opened {
                 hub,
                 demo: Arc::new(demo),
                 store: Some(store),
+                bus,
             })
         }
     }

@@ -1,0 +1,283 @@
+//! Durable URL flows of the web pages, with the real binary:
+//!
+//! - two `mcp-elicit serve` processes sharing one PostgreSQL database (two nodes behind a
+//!   load balancer): the client is connected to node A, the browser reaches node B; B
+//!   finds the page's purpose in the database, completes the elicitation there, and the
+//!   completion notification reaches the client on A (LISTEN/NOTIFY); the client's retry
+//!   on A finds the key B stored, and the answer B recorded;
+//! - one process on a SQLite file killed with SIGKILL between the tool's -32042 and the
+//!   user's visit to the page: after the restart the page still knows what it is for, and
+//!   the client's retried call gets the key and the answer given after the restart.
+//!
+//! PostgreSQL: `MCP_ELICIT_TEST_PG` (default `postgres://postgres@127.0.0.1:5432/test`)
+//! names a database to create a fresh one from; it is dropped afterwards.
+
+mod support;
+
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+
+use mcp_elicit_store::sqlx::postgres::PgConnectOptions;
+use mcp_elicit_store::sqlx::{AssertSqlSafe, ConnectOptions, Connection, Executor};
+use serde_json::{Value, json};
+use support::browser::{Browser, hidden_value};
+use support::{McpClient, Server, VAULT_KEY, free_port};
+
+const PG_ENV: &str = "MCP_ELICIT_TEST_PG";
+const PG_DEFAULT: &str = "postgres://postgres@127.0.0.1:5432/test";
+
+/// A fresh PostgreSQL database, dropped when this is dropped.
+struct PgDatabase {
+    admin: String,
+    name: String,
+    url: String,
+}
+
+impl PgDatabase {
+    async fn create() -> PgDatabase {
+        let admin = std::env::var(PG_ENV)
+            .ok()
+            .filter(|v| !v.trim().is_empty())
+            .unwrap_or_else(|| PG_DEFAULT.to_owned());
+        let mut conn = PgConnectOptions::from_str(&admin)
+            .expect("a PostgreSQL URL")
+            .connect()
+            .await
+            .unwrap_or_else(|e| panic!("PostgreSQL at {admin} ({PG_ENV}): {e}"));
+        let name = format!("mcp_elicit_nodes_{}", std::process::id());
+        conn.execute(AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name}")))
+            .await
+            .expect("drop an old test database");
+        conn.execute(AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .await
+            .expect("create the test database");
+        conn.close().await.expect("close");
+        let mut url = url::Url::parse(&admin).expect("admin URL");
+        url.set_path(&format!("/{name}"));
+        PgDatabase {
+            admin,
+            name,
+            url: url.to_string(),
+        }
+    }
+}
+
+impl Drop for PgDatabase {
+    fn drop(&mut self) {
+        let (admin, name) = (self.admin.clone(), self.name.clone());
+        // Its own runtime: Drop may run inside or outside the test's runtime.
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime");
+            rt.block_on(async move {
+                if let Ok(mut conn) = PgConnectOptions::from_str(&admin)
+                    .expect("url")
+                    .connect()
+                    .await
+                {
+                    let _ = conn
+                        .execute(AssertSqlSafe(format!(
+                            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                        )))
+                        .await;
+                }
+            });
+        })
+        .join();
+    }
+}
+
+/// `mcp-elicit serve` in local mode on `port` with `store`, the vault key in `key_file`.
+fn serve(port: u16, store: &str, key_file: &std::path::Path) -> Server {
+    let args: Vec<String> = vec![
+        "--listen".into(),
+        format!("127.0.0.1:{port}"),
+        "--store".into(),
+        store.into(),
+        "--vault-key-file".into(),
+        key_file.display().to_string(),
+    ];
+    Server::start(&args, &[("USER", "nodes-tester")], port)
+}
+
+/// An initialized client with URL mode, listening for notifications.
+async fn client(base: &str) -> McpClient {
+    let mut client = McpClient {
+        http: reqwest::Client::new(),
+        url: format!("{base}/mcp"),
+        token: String::new(),
+        session: None,
+        received: Arc::new(Mutex::new(String::new())),
+    };
+    client
+        .post(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"elicitation": {"form": {}, "url": {}}},
+            "clientInfo": {"name": "serve-nodes", "version": "0"}}}),
+        )
+        .await;
+    client
+        .post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    client.open_stream().await;
+    client
+}
+
+fn set_api_key(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "set_api_key", "arguments": {}}})
+}
+
+fn approve(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": "approve_purchase", "arguments": {"item": "Tea", "amount": "3 EUR"}}})
+}
+
+/// The text of the result of call `id` among `messages`.
+fn result_text(messages: &[Value], id: u64) -> String {
+    let m = messages
+        .iter()
+        .find(|m| m["id"] == id)
+        .unwrap_or_else(|| panic!("no response to {id}: {messages:?}"));
+    assert_eq!(m["result"]["isError"], false, "{m}");
+    m["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// Opens the page at `url` and posts its form to `action` with `fields` (plus the id and
+/// CSRF token the page carries), as a browser on `base` does.
+async fn answer_page(
+    browser: &mut Browser,
+    base: &str,
+    url: &str,
+    id: &str,
+    action: &str,
+    fields: &[(&str, &str)],
+) -> String {
+    let page = browser.open(url).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let csrf = hidden_value(&page.body, "csrf").expect("csrf field");
+    let mut all = vec![("elicitationId", id), ("csrf", csrf.as_str())];
+    all.extend_from_slice(fields);
+    let done = browser.submit(&format!("{base}{action}"), &all, base).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    done.body
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_nodes_on_one_postgres_database_share_url_flows_and_completions() {
+    let db = PgDatabase::create().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let key_file = dir.path().join("vault.key");
+    std::fs::write(&key_file, VAULT_KEY).expect("key file");
+    let (port_a, port_b) = (free_port(), free_port());
+    let node_a = serve(port_a, &db.url, &key_file);
+    let node_b = serve(port_b, &db.url, &key_file);
+    let (base_a, base_b) = (
+        format!("http://127.0.0.1:{port_a}"),
+        format!("http://127.0.0.1:{port_b}"),
+    );
+
+    let mut client = client(&base_a).await;
+    let (key_id, key_url) = client.url_required(set_api_key(2)).await;
+    assert!(key_url.starts_with(&base_a), "{key_url}");
+    // The load balancer sends the browser to node B.
+    let mut browser = Browser::new("unused");
+    let secret = format!("sk_nodes_{}", std::process::id());
+    let body = answer_page(
+        &mut browser,
+        &base_b,
+        &key_url.replace(&base_a, &base_b),
+        &key_id,
+        "/connect/secret",
+        &[("secret", &secret)],
+    )
+    .await;
+    assert!(!body.contains(&secret));
+    // B completed it; the notification reaches the client on A.
+    client.wait_for_completion(&key_id).await;
+    let retry = client.post(set_api_key(3)).await;
+    assert!(result_text(&retry, 3).contains("on file"), "{retry:?}");
+
+    let (buy_id, buy_url) = client.url_required(approve(4)).await;
+    answer_page(
+        &mut browser,
+        &base_b,
+        &buy_url.replace(&base_a, &base_b),
+        &buy_id,
+        "/connect/confirm",
+        &[("decision", "confirm")],
+    )
+    .await;
+    client.wait_for_completion(&buy_id).await;
+    let retry = client.post(approve(5)).await;
+    assert_eq!(result_text(&retry, 5), "Approved: Buy Tea for 3 EUR.");
+    // The answer is used once: the next identical purchase asks again.
+    let (again, _) = client.url_required(approve(6)).await;
+    assert_ne!(again, buy_id);
+
+    for log in [node_a.log(), node_b.log()] {
+        assert!(log.contains("nodes: several nodes"), "{log}");
+        assert!(!log.contains(&secret), "the key in a log line: {log}");
+    }
+    let seen = client.received.lock().expect("lock").clone();
+    assert!(!seen.contains(&secret), "the key reached the MCP client");
+    drop((node_a, node_b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn web_url_flows_started_before_sigkill_finish_after_the_restart() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let key_file = dir.path().join("vault.key");
+    std::fs::write(&key_file, VAULT_KEY).expect("key file");
+    let store = format!("sqlite://{}", dir.path().join("state.db").display());
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+
+    let first = serve(port, &store, &key_file);
+    let mut client_before = client(&base).await;
+    let (buy_id, buy_url) = client_before.url_required(approve(2)).await;
+    let (key_id, key_url) = client_before.url_required(set_api_key(3)).await;
+    drop(first); // SIGKILL: nothing is flushed or cleaned up.
+
+    let second = serve(port, &store, &key_file);
+    let mut browser = Browser::new("unused");
+    let body = answer_page(
+        &mut browser,
+        &base,
+        &buy_url,
+        &buy_id,
+        "/connect/confirm",
+        &[("decision", "cancel")],
+    )
+    .await;
+    assert!(body.contains("Cancelled"), "{body}");
+    let secret = format!("sk_restart_{}", std::process::id());
+    answer_page(
+        &mut browser,
+        &base,
+        &key_url,
+        &key_id,
+        "/connect/secret",
+        &[("secret", &secret)],
+    )
+    .await;
+    // The old session died with the process: the client reconnects and retries.
+    let mut client_after = client(&base).await;
+    let retry = client_after.post(approve(4)).await;
+    assert_eq!(
+        result_text(&retry, 4),
+        "You cancelled: Buy Tea for 3 EUR. Nothing was bought."
+    );
+    let retry = client_after.post(set_api_key(5)).await;
+    assert!(result_text(&retry, 5).contains("on file"), "{retry:?}");
+    // Answered pages stay answered after the restart: a second visit changes nothing.
+    let page = browser.open(&buy_url).await;
+    assert_eq!(page.status, 404, "{}", page.body);
+    assert!(!second.log().contains(&secret));
+}
