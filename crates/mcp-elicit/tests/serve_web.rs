@@ -21,7 +21,8 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 
 mod support;
 
-use support::browser::{Browser, hidden_value};
+use reqwest::Method;
+use support::browser::{Browser, Page, hidden_value};
 use support::{McpClient, Server, VAULT_KEY, WAIT, free_port};
 
 fn tools_dir() -> PathBuf {
@@ -97,12 +98,9 @@ async fn access_token(issuer: &str, resource: &str) -> String {
         .to_owned()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages() {
-    let port = free_port();
-    let base = format!("http://127.0.0.1:{port}");
-    let (_provider, issuer) = start_provider(&base).await;
-    let dir = tempfile::tempdir().expect("temporary directory");
+/// The flags of an authorized server on `port` using the provider at `issuer` (for
+/// sign-in and as the third-party provider), with its files in `dir`.
+fn authorized_args(dir: &tempfile::TempDir, port: u16, issuer: &str) -> Vec<String> {
     let key_file = dir.path().join("vault.key");
     std::fs::write(&key_file, format!("{VAULT_KEY}\n")).expect("write key");
     let secret_file = dir.path().join("login.secret");
@@ -120,11 +118,11 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
     .expect("write providers");
     let store = format!("sqlite://{}", dir.path().join("state.db").display());
     let path = |p: &PathBuf| p.display().to_string();
-    let args: Vec<String> = vec![
+    vec![
         "--listen".into(),
         format!("127.0.0.1:{port}"),
         "--issuer".into(),
-        issuer.clone(),
+        issuer.to_owned(),
         "--client-id".into(),
         "mcp-web".into(),
         "--client-secret-file".into(),
@@ -135,7 +133,42 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
         path(&providers),
         "--store".into(),
         store,
-    ];
+    ]
+}
+
+/// An initialized client of `{base}/mcp` with the provider's access token, listening for
+/// notifications; `initialize`'s messages too.
+async fn authorized_client(base: &str, issuer: &str) -> (McpClient, Vec<Value>) {
+    let mcp = format!("{base}/mcp");
+    let mut client = McpClient {
+        http: reqwest::Client::new(),
+        url: mcp.clone(),
+        token: access_token(issuer, &mcp).await,
+        session: None,
+        received: Arc::new(Mutex::new(String::new())),
+    };
+    let init = client
+        .post(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"elicitation": {"form": {}, "url": {}}},
+            "clientInfo": {"name": "serve-web-e2e", "version": "0"}}}),
+        )
+        .await;
+    client
+        .post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    client.open_stream().await;
+    (client, init)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages() {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let (_provider, issuer) = start_provider(&base).await;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let args = authorized_args(&dir, port, &issuer);
     let server = Server::start(&args, &[], port);
     let http = reqwest::Client::new();
     let mcp = format!("{base}/mcp");
@@ -182,29 +215,11 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
     assert_eq!(meta["authorization_servers"], json!([issuer]));
 
     // With the provider's token: the demo tools are listed first.
-    let mut client = McpClient {
-        http: http.clone(),
-        url: mcp.clone(),
-        token: access_token(&issuer, &mcp).await,
-        session: None,
-        received: Arc::new(Mutex::new(String::new())),
-    };
-    let init = client
-        .post(
-            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"elicitation": {"form": {}, "url": {}}},
-            "clientInfo": {"name": "serve-web-e2e", "version": "0"}}}),
-        )
-        .await;
+    let (mut client, init) = authorized_client(&base, &issuer).await;
     assert!(
         init.iter().any(|m| m["id"] == 1 && m["result"].is_object()),
         "{init:?}"
     );
-    client
-        .post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .await;
-    client.open_stream().await;
     let list = client
         .post(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
         .await;
@@ -320,6 +335,87 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
         "the client secret was logged"
     );
     assert!(log.contains("authorized by"), "{log}");
+}
+
+/// Follows `page` until the browser is at the provider (the sign-in or the third-party
+/// authorization has left this server).
+async fn until_at_provider(browser: &mut Browser, mut page: Page, issuer: &str) -> Page {
+    while !page.url.as_str().starts_with(issuer) {
+        page = browser
+            .step(&page)
+            .await
+            .expect("on the way to the provider");
+    }
+    page
+}
+
+/// The server is killed (SIGKILL) while the user is at the provider, once during the
+/// sign-in and once during the third-party authorization; each flow finishes on the
+/// restarted process, and the client's retried calls find the key and the tokens.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn authorized_flows_survive_sigkill_while_the_user_is_at_the_provider() {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let (_provider, issuer) = start_provider(&base).await;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let args = authorized_args(&dir, port, &issuer);
+    let server = Server::start(&args, &[], port);
+    let (mut client, _) = authorized_client(&base, &issuer).await;
+    let key_call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+        "params": {"name": "set_api_key", "arguments": {}}});
+    let (id, url) = client.url_required(key_call.clone()).await;
+
+    // Sign-in started by the first process; the user is at the provider when it dies.
+    let mut browser = Browser::new("mcp-test-cc");
+    let first = browser.request(Method::GET, &url, None, None).await;
+    let at_provider = until_at_provider(&mut browser, first, &issuer).await;
+    drop(server);
+    let server = Server::start(&args, &[], port);
+    let page = browser.follow(at_provider).await;
+    assert_eq!(page.status, 200, "{}\n{}", page.body, server.log());
+    let csrf = hidden_value(&page.body, "csrf").expect("csrf field");
+    let secret = format!("sk_sigkill_{}", std::process::id());
+    let done = browser
+        .submit(
+            &format!("{base}/connect/secret"),
+            &[("elicitationId", &id), ("csrf", &csrf), ("secret", &secret)],
+            &base,
+        )
+        .await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    // The old MCP session died with the process: reconnect and retry.
+    let (mut client, _) = authorized_client(&base, &issuer).await;
+    let retry = client.post(key_call).await;
+    let result = retry.iter().find(|m| m["id"] == 3).expect("response");
+    assert!(result.to_string().contains("on file"), "{result}");
+
+    // Third-party authorization started by the second process, finished by a third.
+    let connect = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
+        "params": {"name": "connect_provider", "arguments": {}}});
+    let (oauth_id, oauth_url) = client.url_required(connect.clone()).await;
+    let page = browser.open(&oauth_url).await;
+    let csrf = hidden_value(&page.body, "csrf").expect("csrf");
+    let started = browser
+        .request(
+            Method::POST,
+            &format!("{base}/connect/oauth"),
+            Some(&[("elicitationId", &oauth_id), ("csrf", &csrf)]),
+            Some(&base),
+        )
+        .await;
+    let at_provider = until_at_provider(&mut browser, started, &issuer).await;
+    drop(server);
+    let server = Server::start(&args, &[], port);
+    let done = browser.follow(at_provider).await;
+    assert_eq!(done.status, 200, "{}\n{}", done.body, server.log());
+    let (mut client, _) = authorized_client(&base, &issuer).await;
+    let retry = client.post(connect).await;
+    let result = retry.iter().find(|m| m["id"] == 5).expect("response");
+    assert!(
+        result.to_string().contains("account is connected"),
+        "{result}"
+    );
+    assert!(!server.log().contains(&secret));
 }
 
 /// Runs `mcp-elicit serve ARGS` expecting it to refuse; returns its stderr.

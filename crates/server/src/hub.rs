@@ -273,6 +273,7 @@ impl Elicitations {
         id: &str,
         event: Event,
     ) -> Result<(), Error> {
+        self.refuse_expired(principal, id).await?;
         let t = self
             .inner
             .store
@@ -339,6 +340,7 @@ impl Elicitations {
         principal: &Principal,
         id: &str,
     ) -> Result<PendingElicitation, Error> {
+        self.refuse_expired(principal, id).await?;
         let t = self
             .inner
             .store
@@ -393,21 +395,62 @@ impl Elicitations {
     }
 
     /// The pending elicitation `id` of `principal`, if any (what a connect page shows).
+    ///
+    /// An elicitation past its expiry is gone even before the sweep removes it: `None`
+    /// here, and every transition of it fails as unknown.
     pub async fn get(
         &self,
         principal: &Principal,
         id: &str,
     ) -> Result<Option<PendingElicitation>, Error> {
-        self.inner
+        let record = self
+            .inner
             .store
             .get(principal, id)
             .await
-            .map_err(store_error)
+            .map_err(store_error)?;
+        match record {
+            Some(r) if r.expires_at <= self.inner.clock.now() => {
+                self.drop_expired(id).await;
+                Ok(None)
+            }
+            other => Ok(other),
+        }
     }
 
-    /// The pending elicitations of `principal`.
+    /// The pending elicitations of `principal` (none past its expiry).
     pub async fn pending(&self, principal: &Principal) -> Result<Vec<PendingElicitation>, Error> {
-        self.inner.store.list(principal).await.map_err(store_error)
+        let now = self.inner.clock.now();
+        let mut list = self
+            .inner
+            .store
+            .list(principal)
+            .await
+            .map_err(store_error)?;
+        list.retain(|r| r.expires_at > now);
+        Ok(list)
+    }
+
+    /// Fails as "unknown" when `principal`'s elicitation `id` has expired (removing it);
+    /// an unknown id is left to the store's own answer.
+    async fn refuse_expired(&self, principal: &Principal, id: &str) -> Result<(), Error> {
+        let record = self
+            .inner
+            .store
+            .get(principal, id)
+            .await
+            .map_err(store_error)?;
+        if record.is_some_and(|r| r.expires_at <= self.inner.clock.now()) {
+            self.drop_expired(id).await;
+            return Err(store_error(StoreError::NotFound(id.to_owned())));
+        }
+        Ok(())
+    }
+
+    /// Removes an expired elicitation now rather than at the next sweep.
+    async fn drop_expired(&self, id: &str) {
+        tracing::debug!(elicitation_id = id, "expired elicitation removed on access");
+        self.forget(id).await;
     }
 
     /// How many elicitations are pending, all users together.

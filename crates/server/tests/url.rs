@@ -255,6 +255,38 @@ async fn pending_url_elicitations_expire_and_are_swept() {
     a.ping_is_next().await;
 }
 
+/// Expiry holds the moment it passes, not at the next sweep: the page cannot read it,
+/// nobody can complete or cancel it, and no notification goes out.
+#[tokio::test]
+async fn an_expired_url_elicitation_is_gone_before_the_sweep_runs() {
+    let clock = ManualClock::new();
+    let hub = hub_with_clock(clock.clone());
+    let mut a = RawClient::connect(&hub, url_caps()).await;
+    let call = a.call_tool("required", json!({})).await;
+    let resp = a.expect_response(call).await;
+    let id = RawClient::required_id(&resp);
+    clock.advance(hub.config().url_ttl - Duration::from_secs(1));
+    assert!(hub.get(&alice(), &id).await.expect("get").is_some());
+    clock.advance(Duration::from_secs(1));
+    assert_eq!(hub.get(&alice(), &id).await.expect("get"), None);
+    assert!(hub.pending(&alice()).await.expect("pending").is_empty());
+    for result in [
+        hub.complete(&alice(), &id).await.map(drop),
+        hub.cancel(&alice(), &id).await,
+    ] {
+        assert_eq!(
+            result.expect_err("expired").kind(),
+            ErrorKind::UnknownElicitation
+        );
+    }
+    assert_eq!(
+        hub.sweep().await.expect("sweep"),
+        0,
+        "removed on access already"
+    );
+    a.ping_is_next().await;
+}
+
 #[tokio::test]
 async fn a_closed_connection_leaves_no_pending_url_elicitation() {
     let hub = hub();

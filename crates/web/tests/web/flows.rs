@@ -301,6 +301,30 @@ async fn unknown_tampered_or_malformed_ids_get_404_or_400_and_change_nothing() {
         );
     }
     assert!(stack.is_pending(&alice, &id).await);
+
+    // An elicitation whose expiry has passed (not yet swept): the page is gone, and a
+    // form posted from a page opened before it expired stores nothing.
+    let soon = std::time::SystemTime::now() + std::time::Duration::from_secs(2);
+    let expiring = stack.pending_until(&alice, secret_purpose(), soon).await;
+    let page = open_connect(&stack, &mut browser, &expiring).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let csrf = hidden_value(&page.body, "csrf").expect("csrf");
+    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    let late = open_connect(&stack, &mut browser, &expiring).await;
+    assert_eq!(late.status, 404, "{}", late.body);
+    let posted = browser
+        .submit(
+            &format!("{}/connect/secret", stack.base),
+            &[
+                ("elicitationId", &expiring),
+                ("csrf", &csrf),
+                ("secret", "sk_too_late"),
+            ],
+            &stack.base,
+        )
+        .await;
+    assert_eq!(posted.status, 404, "{}", posted.body);
+    assert!(stack.stored_secret(&alice, SECRET_NAME).await.is_none());
 }
 
 #[tokio::test]

@@ -263,6 +263,17 @@ impl Stack {
 
     /// A pending URL elicitation for `user` with `purpose`; returns its id.
     pub async fn pending(&self, user: &Principal, purpose: Purpose) -> String {
+        self.pending_until(user, purpose, SystemTime::now() + Duration::from_secs(3600))
+            .await
+    }
+
+    /// [`Stack::pending`] expiring at `expires_at`.
+    pub async fn pending_until(
+        &self,
+        user: &Principal,
+        purpose: Purpose,
+        expires_at: SystemTime,
+    ) -> String {
         let mut bytes = [0u8; 16];
         getrandom::fill(&mut bytes).expect("random");
         let id = hex(&bytes);
@@ -277,7 +288,7 @@ impl Stack {
                 message: "Please finish this in your browser <b>now</b>".into(),
                 url: Some(self.web.connect_url(&id)),
                 created_at: now,
-                expires_at: now + Duration::from_secs(3600),
+                expires_at,
             })
             .await
             .expect("insert pending elicitation");
