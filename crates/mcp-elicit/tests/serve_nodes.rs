@@ -15,7 +15,6 @@
 mod support;
 
 use std::str::FromStr;
-use std::sync::{Arc, Mutex};
 
 use mcp_elicit_store::sqlx::postgres::PgConnectOptions;
 use mcp_elicit_store::sqlx::{AssertSqlSafe, ConnectOptions, Connection, Executor};
@@ -104,26 +103,9 @@ fn serve(port: u16, store: &str, key_file: &std::path::Path) -> Server {
 
 /// An initialized client with URL mode, listening for notifications.
 async fn client(base: &str) -> McpClient {
-    let mut client = McpClient {
-        http: reqwest::Client::new(),
-        url: format!("{base}/mcp"),
-        token: String::new(),
-        session: None,
-        received: Arc::new(Mutex::new(String::new())),
-    };
-    client
-        .post(
-            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"elicitation": {"form": {}, "url": {}}},
-            "clientInfo": {"name": "serve-nodes", "version": "0"}}}),
-        )
-        .await;
-    client
-        .post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .await;
-    client.open_stream().await;
-    client
+    McpClient::connect(&format!("{base}/mcp"), String::new())
+        .await
+        .0
 }
 
 fn set_api_key(id: u64) -> Value {

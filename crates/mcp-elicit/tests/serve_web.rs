@@ -13,7 +13,6 @@
 
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -140,26 +139,8 @@ fn authorized_args(dir: &tempfile::TempDir, port: u16, issuer: &str) -> Vec<Stri
 /// notifications; `initialize`'s messages too.
 async fn authorized_client(base: &str, issuer: &str) -> (McpClient, Vec<Value>) {
     let mcp = format!("{base}/mcp");
-    let mut client = McpClient {
-        http: reqwest::Client::new(),
-        url: mcp.clone(),
-        token: access_token(issuer, &mcp).await,
-        session: None,
-        received: Arc::new(Mutex::new(String::new())),
-    };
-    let init = client
-        .post(
-            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"elicitation": {"form": {}, "url": {}}},
-            "clientInfo": {"name": "serve-web-e2e", "version": "0"}}}),
-        )
-        .await;
-    client
-        .post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .await;
-    client.open_stream().await;
-    (client, init)
+    let token = access_token(issuer, &mcp).await;
+    McpClient::connect(&mcp, token).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -530,25 +511,7 @@ async fn local_mode_serves_the_url_flows_for_the_local_user() {
         .expect("get");
     assert_eq!(prm.status(), 404);
 
-    let mut client = McpClient {
-        http: http.clone(),
-        url: format!("{base}/mcp"),
-        token: String::new(),
-        session: None,
-        received: Arc::new(Mutex::new(String::new())),
-    };
-    client
-        .post(
-            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"elicitation": {"form": {}, "url": {}}},
-            "clientInfo": {"name": "serve-local-e2e", "version": "0"}}}),
-        )
-        .await;
-    client
-        .post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .await;
-    client.open_stream().await;
+    let (mut client, _) = McpClient::connect(&format!("{base}/mcp"), String::new()).await;
 
     let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {"name": "set_api_key", "arguments": {}}});

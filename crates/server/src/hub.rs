@@ -431,20 +431,10 @@ impl Elicitations {
         Ok(list)
     }
 
-    /// Fails as "unknown" when `principal`'s elicitation `id` has expired (removing it);
-    /// an unknown id is left to the store's own answer.
+    /// Removes `principal`'s elicitation `id` if it has expired, so that the transition
+    /// that follows fails as "unknown" (the store's answer for an absent record).
     async fn refuse_expired(&self, principal: &Principal, id: &str) -> Result<(), Error> {
-        let record = self
-            .inner
-            .store
-            .get(principal, id)
-            .await
-            .map_err(store_error)?;
-        if record.is_some_and(|r| r.expires_at <= self.inner.clock.now()) {
-            self.drop_expired(id).await;
-            return Err(store_error(StoreError::NotFound(id.to_owned())));
-        }
-        Ok(())
+        self.get(principal, id).await.map(drop)
     }
 
     /// Removes an expired elicitation now rather than at the next sweep.

@@ -35,6 +35,24 @@ macro_rules! columns {
     };
 }
 
+/// Binds the columns of record `$r` as `$1` to `$10`, in [`columns!`] order, with the
+/// two times already converted.
+macro_rules! bind_record {
+    ($query:expr, $r:expr, $created:expr, $expires:expr) => {
+        $query
+            .bind(&$r.id)
+            .bind($r.principal.issuer())
+            .bind($r.principal.subject())
+            .bind($r.session.as_str())
+            .bind($r.mode.as_str())
+            .bind($r.state.as_str())
+            .bind(&$r.message)
+            .bind($r.url.as_deref())
+            .bind($created)
+            .bind($expires)
+    };
+}
+
 /// A state can change at most twice (pending, accepted, terminal), so a caller that
 /// keeps losing the race after this many reads is facing something else.
 const MAX_CAS_ATTEMPTS: usize = 8;
@@ -152,21 +170,12 @@ impl Store {
             columns!(),
             ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING"
         );
-        let done = on_pool!(self.pool(), pool => sqlx::query(sql)
-            .bind(&r.id)
-            .bind(r.principal.issuer())
-            .bind(r.principal.subject())
-            .bind(r.session.as_str())
-            .bind(r.mode.as_str())
-            .bind(r.state.as_str())
-            .bind(&r.message)
-            .bind(r.url.as_deref())
-            .bind(created)
-            .bind(expires)
+        let done =
+            on_pool!(self.pool(), pool => bind_record!(sqlx::query(sql), r, created, expires)
             .execute(pool)
             .await
             .map(|done| done.rows_affected()))
-        .map_err(|e| backend("inserting an elicitation", &e))?;
+            .map_err(|e| backend("inserting an elicitation", &e))?;
         if done == 0 {
             return Err(StoreError::Duplicate(r.id));
         }
@@ -196,17 +205,7 @@ impl Store {
         );
         macro_rules! insert {
             ($executor:expr) => {
-                sqlx::query(sql)
-                    .bind(&r.id)
-                    .bind(r.principal.issuer())
-                    .bind(r.principal.subject())
-                    .bind(r.session.as_str())
-                    .bind(r.mode.as_str())
-                    .bind(r.state.as_str())
-                    .bind(&r.message)
-                    .bind(r.url.as_deref())
-                    .bind(created)
-                    .bind(expires)
+                bind_record!(sqlx::query(sql), r, created, expires)
                     .bind(max_db)
                     .execute($executor)
                     .await

@@ -106,6 +106,32 @@ pub struct McpClient {
 }
 
 impl McpClient {
+    /// A client of `url` (with `token` as bearer token when not empty) that has
+    /// initialized with form and URL mode and listens for notifications; also returns
+    /// what `initialize` answered.
+    pub async fn connect(url: &str, token: String) -> (McpClient, Vec<Value>) {
+        let mut client = McpClient {
+            http: reqwest::Client::new(),
+            url: url.to_owned(),
+            token,
+            session: None,
+            received: Arc::new(Mutex::new(String::new())),
+        };
+        let init = client
+            .post(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {"elicitation": {"form": {}, "url": {}}},
+                "clientInfo": {"name": "mcp-elicit-serve-tests", "version": "0"}}}),
+            )
+            .await;
+        client
+            .post(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+            .await;
+        client.open_stream().await;
+        (client, init)
+    }
+
     pub async fn post(&mut self, body: Value) -> Vec<Value> {
         let mut req = self
             .http

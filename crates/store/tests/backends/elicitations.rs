@@ -411,10 +411,10 @@ pub(crate) async fn records_survive_reconnect(db: &TestDb) {
 /// `notified: false`: the case where it publishes on the completion bus.
 pub(crate) async fn completes_through_the_server_registry_on_another_node(db: &TestDb) {
     let node_a = db.connect().await;
-    node_a
-        .insert(record("cross", &alice(), "mcp-session:a", Mode::Url, 3600))
-        .await
-        .expect("insert on node A");
+    // Live by the system clock the registry reads (the fixed test times are in 2025).
+    let mut live = record("cross", &alice(), "mcp-session:a", Mode::Url, 0);
+    live.expires_at = SystemTime::now() + Duration::from_secs(3600);
+    node_a.insert(live).await.expect("insert on node A");
     let node_b: Arc<dyn ElicitationStore> = Arc::new(db.connect().await);
     let hub = Elicitations::with_store(
         ElicitationConfig::new(IdentityPolicy::Authenticated),
