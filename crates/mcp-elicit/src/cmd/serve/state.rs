@@ -40,10 +40,10 @@ impl SqlDemoState {
     /// try to create it (one fails on a catalog unique index): there the statement runs
     /// under a transaction-scoped advisory lock, so the nodes take turns.
     pub(crate) async fn open(pool: Pool) -> Result<Self, StoreError> {
-        let done =
-            match &pool {
-                Pool::Sqlite(p) => sqlx::query(CREATE).execute(p).await.map(drop),
-                Pool::Postgres(p) => async {
+        let done = match &pool {
+            Pool::Sqlite(p) => sqlx::query(CREATE).execute(p).await.map(drop),
+            Pool::Postgres(p) => {
+                async {
                     let mut tx = p.begin().await?;
                     sqlx::query(
                         "SELECT pg_advisory_xact_lock(hashtext('mcp_elicit_reference_connected'))",
@@ -53,9 +53,10 @@ impl SqlDemoState {
                     sqlx::query(CREATE).execute(&mut *tx).await?;
                     tx.commit().await
                 }
-                .await,
-                _ => return Err(unsupported()),
-            };
+                .await
+            }
+            _ => return Err(unsupported()),
+        };
         done.map_err(|e| backend("creating the connect demo's table", &e))?;
         Ok(Self { pool })
     }
