@@ -6,7 +6,9 @@
 //! open (a handshake in the accept loop would stall it for 10 s); the local pages set
 //! `Secure` cookies; a client that does not trust the CA fails; plain HTTP to the port
 //! gets no HTTP answer; bad files and contradictory flags exit with status 2 and a
-//! message naming the file, never showing the key.
+//! message naming the file, never showing the key. SIGHUP after renewing the files: new
+//! connections get the new certificate, an established one keeps working; a bad key
+//! then keeps the certificate served, and the log names the file without its content.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -36,6 +38,10 @@ struct Pki {
     stranger: String,
     /// The private key of another certificate (PEM).
     other_key: String,
+    /// The server certificate in `chain.pem` (PEM).
+    leaf: String,
+    /// A renewal: another certificate of the same CA for the same names, and its key.
+    renewed: (String, String),
 }
 
 impl Pki {
@@ -54,10 +60,17 @@ impl Pki {
         .expect("write");
         std::fs::write(dir.path().join("key.pem"), leaf_key.serialize_pem()).expect("write");
         let other_key = rcgen::KeyPair::generate().expect("key").serialize_pem();
+        let renewed_key = rcgen::KeyPair::generate().expect("key");
+        let renewed = rcgen::CertificateParams::new(vec!["127.0.0.1".into(), "localhost".into()])
+            .expect("params")
+            .signed_by(&renewed_key, &ca)
+            .expect("renewed leaf");
         Pki {
             ca: ca.pem(),
             stranger: self::ca("someone else").pem(),
             other_key,
+            leaf: leaf.pem(),
+            renewed: (renewed.pem(), renewed_key.serialize_pem()),
             dir,
         }
     }
@@ -356,4 +369,165 @@ fn bad_tls_files_and_contradictory_flags_exit_2_naming_the_problem() {
         &key,
     ]);
     assert!(e.contains("cannot be combined with --tls-cert"), "{e}");
+}
+
+/// A blocking rustls client trusting `ca` (PEM) only, speaking HTTP/1.1.
+fn rustls_client(ca: &str) -> Arc<rustls::ClientConfig> {
+    use rustls::pki_types::pem::PemObject;
+    let mut roots = rustls::RootCertStore::empty();
+    roots
+        .add(rustls::pki_types::CertificateDer::from_pem_slice(ca.as_bytes()).expect("CA"))
+        .expect("root");
+    let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let mut config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("versions")
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    // A resumed session shows the certificate of the session's first handshake.
+    config.resumption = rustls::client::Resumption::disabled();
+    Arc::new(config)
+}
+
+type TlsConnection = rustls::StreamOwned<rustls::ClientConnection, std::net::TcpStream>;
+
+/// A new connection to `addr` whose handshake is done.
+fn tls_connect(addr: &str, client: &Arc<rustls::ClientConfig>) -> TlsConnection {
+    let mut tcp = std::net::TcpStream::connect(addr).expect("connect");
+    tcp.set_read_timeout(Some(WAIT)).expect("timeout");
+    tcp.set_write_timeout(Some(WAIT)).expect("timeout");
+    let name = rustls::pki_types::ServerName::try_from("127.0.0.1").expect("name");
+    let mut conn = rustls::ClientConnection::new(Arc::clone(client), name).expect("client");
+    while conn.is_handshaking() {
+        conn.complete_io(&mut tcp).expect("handshake");
+    }
+    rustls::StreamOwned::new(conn, tcp)
+}
+
+/// The server certificate (DER) a connection was made with.
+fn served(tls: &TlsConnection) -> Vec<u8> {
+    tls.conn.peer_certificates().expect("certificates")[0].to_vec()
+}
+
+/// The DER of the first certificate in `pem`.
+fn der(pem: &str) -> Vec<u8> {
+    use rustls::pki_types::pem::PemObject;
+    rustls::pki_types::CertificateDer::from_pem_slice(pem.as_bytes())
+        .expect("certificate")
+        .to_vec()
+}
+
+/// `GET /demo/complete` (no parameters: 400) on `tls`, then closed; the status line.
+fn get_and_close(tls: &mut TlsConnection) -> String {
+    use std::io::{Read, Write};
+    tls.write_all(b"GET /demo/complete HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        .expect("write");
+    let mut response = Vec::new();
+    let mut buf = [0u8; 1024];
+    loop {
+        match tls.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => response.extend_from_slice(&buf[..n]),
+            // Closed without close_notify, after the response.
+            Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => break,
+            Err(e) => panic!("read: {e} after {:?}", String::from_utf8_lossy(&response)),
+        }
+    }
+    let response = String::from_utf8_lossy(&response).into_owned();
+    response.lines().next().unwrap_or_default().to_owned()
+}
+
+fn sighup(server: &Server) {
+    let status = Command::new("kill")
+        .args(["-HUP", &server.child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(status.success(), "kill -HUP: {status}");
+}
+
+/// Waits (at most [`WAIT`]) until `done` holds; panics with `what` and the log if not.
+fn wait_for(server: &Server, what: &str, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + WAIT;
+    while !done() {
+        assert!(
+            Instant::now() < deadline,
+            "{what}: not after {WAIT:?}; log:\n{}",
+            server.log.lock().expect("log")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn sighup_reloads_the_renewed_certificate_and_a_bad_one_changes_nothing() {
+    let pki = Pki::new();
+    let (cert, key) = (pki.arg("chain.pem"), pki.arg("key.pem"));
+    let mut server = Server::start(&[
+        "--tls-cert",
+        &cert,
+        "--tls-key",
+        &key,
+        "--store",
+        "memory",
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    let addr = server.addr().to_owned();
+    let client = rustls_client(&pki.ca);
+    let (a, b) = (der(&pki.leaf), der(&pki.renewed.0));
+    let mut old = tls_connect(&addr, &client);
+    assert!(served(&old) == a, "not the certificate of chain.pem");
+
+    // Renewed in place (the new chain without the CA: one certificate), then SIGHUP.
+    pki.write("chain.pem", &pki.renewed.0);
+    pki.write("key.pem", &pki.renewed.1);
+    sighup(&server);
+    wait_for(&server, "a new connection with the new certificate", || {
+        served(&tls_connect(&addr, &client)) == b
+    });
+    wait_for(&server, "the reload logged", || {
+        server.log.lock().expect("log").contains("reloaded from")
+    });
+    let log = server.log.lock().expect("log").clone();
+    let line = log
+        .lines()
+        .find(|l| l.contains("reloaded from"))
+        .expect("line");
+    assert!(
+        line.contains("chain of 1") && line.contains(&cert) && line.contains("valid until"),
+        "{line}"
+    );
+    // The connection made before the reload is still served, with its certificate.
+    assert_eq!(get_and_close(&mut old), "HTTP/1.1 400 Bad Request");
+    assert!(
+        served(&old) == a,
+        "the old connection's certificate changed"
+    );
+
+    // A garbage key (PEM around bytes that are no key): nothing changes but the log.
+    let body = "Z2FyYmFnZSB0aGF0IGlzIG5vIGtleSBhdCBhbGwsIG5vdCBldmVuIGNsb3Nl";
+    pki.write(
+        "key.pem",
+        &format!("-----BEGIN PRIVATE KEY-----\n{body}\n-----END PRIVATE KEY-----\n"),
+    );
+    sighup(&server);
+    wait_for(&server, "the failed reload logged", || {
+        server.log.lock().expect("log").contains("NOT reloaded")
+    });
+    let log = server.log.lock().expect("log").clone();
+    let line = log
+        .lines()
+        .find(|l| l.contains("NOT reloaded"))
+        .expect("line");
+    assert!(
+        line.contains(&format!("--tls-key {key}")) && line.contains("not a usable private key"),
+        "{line}"
+    );
+    assert!(!log.contains(body), "key material in the log: {log}");
+    assert_eq!(log.matches("NOT reloaded").count(), 1, "{log}");
+    let mut new = tls_connect(&addr, &client);
+    assert!(served(&new) == b, "not the renewed certificate");
+    assert_eq!(get_and_close(&mut new), "HTTP/1.1 400 Bad Request");
+    assert!(server.child.try_wait().expect("status").is_none(), "{log}");
 }

@@ -59,7 +59,8 @@ pub(crate) struct ServeArgs {
     )]
     listen: SocketAddr,
     /// Serve HTTPS with this PEM certificate chain (the server's certificate first, then
-    /// its intermediates). Needs --tls-key. Read at start-up: renewing it needs a restart.
+    /// its intermediates). Needs --tls-key. Read at start-up; after renewing, SIGHUP
+    /// (`kill -HUP PID`) re-reads both files for new connections, no restart.
     #[arg(long, env = "MCP_ELICIT_TLS_CERT", value_name = "FILE", requires = "tls_key",
           value_parser = tls::CertChain::parser())]
     tls_cert: Option<tls::CertChain>,
@@ -297,6 +298,8 @@ async fn serve(
     let tls = tls::server_config(args.tls_cert.as_ref(), args.tls_key.as_ref())?;
     let base = format!("{}://{addr}", tls::scheme(tls.as_ref()));
     tls::announce(args.tls_cert.as_ref());
+    // From here on SIGHUP reloads --tls-cert and --tls-key (before the start-up line).
+    let tls = tls.map(tls::ServerTls::reload_on_sighup).transpose()?;
     let user = Principal::current_local_user();
     let config = ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone()))
         .with_timeout(Duration::from_secs(args.timeout))
@@ -395,6 +398,8 @@ async fn serve_authorized(
         Some(u) => u.clone(),
         None => url::Url::parse(&format!("{}://{addr}", tls::scheme(tls.as_ref())))?,
     };
+    // From here on SIGHUP reloads --tls-cert and --tls-key (before the start-up line).
+    let tls = tls.map(tls::ServerTls::reload_on_sighup).transpose()?;
     let base = public_url.as_str().trim_end_matches('/').to_owned();
     let config = ElicitationConfig::new(IdentityPolicy::Authenticated)
         .with_timeout(Duration::from_secs(args.timeout))

@@ -7,14 +7,22 @@
 //! arguments are parsed ([`CertChain::read`], [`PrivateKey::read`]: plain data), and
 //! [`server_config`] checks that the key belongs to the certificate before anything
 //! starts. Errors name the file and what is wrong with it, never the key's content.
+//!
+//! The certificate is served by a resolver built into the [`ServerConfig`] once
+//! ([`reload::ReloadingCert`]): on SIGHUP it re-reads both files with the same functions
+//! and the same check, and swaps them in for new handshakes ([`ServerTls::reload_on_sighup`]).
+
+mod reload;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use clap::builder::{PathBufValueParser, TypedValueParser};
 use rustls::ServerConfig;
+use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::{self, PemObject};
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use rustls::sign::CertifiedKey;
 
 /// The longest PEM file read (a chain of a few certificates is a few KiB).
 const MAX_PEM_FILE: u64 = 1024 * 1024;
@@ -133,50 +141,89 @@ impl PrivateKey {
     }
 }
 
+/// The TLS side of `serve`: the rustls configuration the listener takes, and the
+/// certificate resolver built into it, which SIGHUP reloads.
+#[derive(Debug)]
+pub(crate) struct ServerTls {
+    config: Arc<ServerConfig>,
+    certs: Arc<reload::ReloadingCert>,
+}
+
+impl ServerTls {
+    /// Reloads `--tls-cert` and `--tls-key` on every SIGHUP from now on (a task on the
+    /// current Tokio runtime) and returns the configuration for the listener. Call it
+    /// before announcing the server: until the handler is registered, SIGHUP kills the
+    /// process.
+    pub(crate) fn reload_on_sighup(self) -> std::io::Result<Arc<ServerConfig>> {
+        reload::spawn_on_sighup(Arc::clone(&self.certs))?;
+        Ok(self.config)
+    }
+}
+
 /// The rustls configuration for `--tls-cert` and `--tls-key` (both or neither; clap
 /// enforces it): the aws-lc-rs provider, TLS 1.2 and 1.3, ALPN `h2` and `http/1.1`.
 /// Fails when the key is not usable or does not belong to the first certificate.
 pub(crate) fn server_config(
     cert: Option<&CertChain>,
     key: Option<&PrivateKey>,
-) -> Result<Option<Arc<ServerConfig>>, String> {
+) -> Result<Option<ServerTls>, String> {
     let (cert, key) = match (cert, key) {
         (None, None) => return Ok(None),
         (Some(cert), Some(key)) => (cert, key),
         _ => return Err("--tls-cert and --tls-key go together".to_owned()),
     };
     let provider = Arc::new(rustls::crypto::aws_lc_rs::default_provider());
+    let certified = certified_key(cert, key, &provider)?;
+    let certs = Arc::new(reload::ReloadingCert::new(
+        cert.path.clone(),
+        key.path.clone(),
+        Arc::clone(&provider),
+        certified,
+    ));
     let mut config = ServerConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
         .map_err(|e| format!("TLS: {e}"))?
         .with_no_client_auth()
-        .with_single_cert(cert.certs.clone(), key.key.clone_key())
-        .map_err(|e| match e {
-            rustls::Error::InconsistentKeys(rustls::InconsistentKeys::KeyMismatch) => format!(
-                "--tls-key {}: this private key does not belong to the certificate in {} (the \
-                 server's own certificate must come first in the --tls-cert file)",
-                key.path.display(),
-                cert.path.display()
-            ),
-            rustls::Error::InvalidCertificate(e) => format!(
-                "--tls-cert {}: the first certificate cannot be used: {e}",
-                cert.path.display()
-            ),
-            rustls::Error::NoCertificatesPresented => {
-                format!("--tls-cert {}: no certificate in it", cert.path.display())
-            }
-            _ => format!(
-                "--tls-key {}: not a usable private key (RSA, ECDSA P-256/P-384/P-521 or \
-                 Ed25519 expected)",
-                key.path.display()
-            ),
-        })?;
+        .with_cert_resolver(Arc::clone(&certs) as _);
     config.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-    Ok(Some(Arc::new(config)))
+    Ok(Some(ServerTls {
+        config: Arc::new(config),
+        certs,
+    }))
+}
+
+/// The certificate chain and its key as rustls serves them, after the check
+/// `ConfigBuilder::with_single_cert` makes: the key is usable and belongs to the first
+/// certificate. The error names the file at fault.
+fn certified_key(
+    cert: &CertChain,
+    key: &PrivateKey,
+    provider: &CryptoProvider,
+) -> Result<CertifiedKey, String> {
+    CertifiedKey::from_der(cert.certs.clone(), key.key.clone_key(), provider).map_err(|e| match e {
+        rustls::Error::InconsistentKeys(rustls::InconsistentKeys::KeyMismatch) => format!(
+            "--tls-key {}: this private key does not belong to the certificate in {} (the \
+             server's own certificate must come first in the --tls-cert file)",
+            key.path.display(),
+            cert.path.display()
+        ),
+        rustls::Error::InvalidCertificate(e) => format!(
+            "--tls-cert {}: the first certificate cannot be used: {e}",
+            cert.path.display()
+        ),
+        rustls::Error::NoCertificatesPresented => {
+            format!("--tls-cert {}: no certificate in it", cert.path.display())
+        }
+        _ => format!(
+            "--tls-key {}: not a usable private key (RSA, ECDSA P-256/P-384/P-521 or \
+             Ed25519 expected)",
+            key.path.display()
+        ),
+    })
 }
 
 /// The scheme of the URLs the server is reached at without a `--public-url`.
-pub(crate) fn scheme(tls: Option<&Arc<ServerConfig>>) -> &'static str {
+pub(crate) fn scheme(tls: Option<&ServerTls>) -> &'static str {
     if tls.is_some() { "https" } else { "http" }
 }
 
@@ -184,10 +231,11 @@ pub(crate) fn scheme(tls: Option<&Arc<ServerConfig>>) -> &'static str {
 pub(crate) fn announce(cert: Option<&CertChain>) {
     if let Some(cert) = cert {
         eprintln!(
-            "mcp-elicit serve: TLS on: certificate chain of {} from {} (HTTP/2 and HTTP/1.1; \
-             restart to load a renewed certificate)",
+            "mcp-elicit serve: TLS on: certificate chain of {} from {}{} (HTTP/2 and \
+             HTTP/1.1; SIGHUP reloads the certificate and key files)",
             cert.len(),
-            cert.path().display()
+            cert.path().display(),
+            reload::valid_until(&cert.certs),
         );
     }
 }
@@ -197,13 +245,13 @@ mod tests {
     use super::*;
 
     /// A test CA and a server certificate it signed for 127.0.0.1 and localhost.
-    struct Pki {
-        ca_pem: String,
-        leaf_pem: String,
-        leaf_key: rcgen::KeyPair,
+    pub(super) struct Pki {
+        pub(super) ca_pem: String,
+        pub(super) leaf_pem: String,
+        pub(super) leaf_key: rcgen::KeyPair,
     }
 
-    fn pki(leaf_key: rcgen::KeyPair) -> Pki {
+    pub(super) fn pki(leaf_key: rcgen::KeyPair) -> Pki {
         let ca_key = rcgen::KeyPair::generate().expect("CA key");
         let mut ca_params = rcgen::CertificateParams::new(Vec::new()).expect("params");
         ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
@@ -219,7 +267,7 @@ mod tests {
         }
     }
 
-    fn write(dir: &Path, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
+    pub(super) fn write(dir: &Path, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
         let path = dir.join(name);
         std::fs::write(&path, content).expect("write");
         path
@@ -270,7 +318,7 @@ mod tests {
     fn load(cert: &Path, key: &Path) -> Result<Arc<ServerConfig>, String> {
         let cert = CertChain::read(cert.to_owned())?;
         let key = PrivateKey::read(key.to_owned())?;
-        server_config(Some(&cert), Some(&key)).map(|c| c.expect("a config"))
+        server_config(Some(&cert), Some(&key)).map(|c| c.expect("a config").config)
     }
 
     #[test]
