@@ -25,6 +25,16 @@
 //! DENY`, `Cache-Control: no-store`; every value in HTML is escaped; no secret, token,
 //! code or `state` is logged.
 //!
+//! Everything a browser flow needs between two requests lives in the [`WebStore`]
+//! (database): browser sessions, sign-ins in progress, third-party OAuth `state`, the
+//! purpose registered for each elicitation's page and the answer given there. So a flow
+//! started before a restart finishes after it, and with several server nodes on one
+//! database any node can serve any page; only the MCP endpoint needs sticky routing (its
+//! sessions live in one process). Give every node's
+//! [`Elicitations`](mcp_elicit_server::Elicitations) a completion relay
+//! (`mcp_elicit_store::PgCompletionBus`) so the notification reaches the node holding
+//! the client's connection.
+//!
 //! ## Wiring
 //!
 //! ```no_run
