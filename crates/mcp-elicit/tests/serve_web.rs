@@ -318,6 +318,64 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
     assert!(log.contains("authorized by"), "{log}");
 }
 
+/// `--scopes-supported` and `--required-scopes`: the metadata advertises the scopes, and
+/// a valid token without a required scope is refused with 403 `insufficient_scope`
+/// naming the scope needed (MCP authorization, "Scope Challenge Handling").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn required_scopes_are_advertised_and_enforced_with_a_403_challenge() {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let (_provider, issuer) = start_provider(&base).await;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let mut args = authorized_args(&dir, port, &issuer);
+    args.extend(["--scopes-supported".into(), "mcp, admin".into()]);
+    args.extend(["--required-scopes".into(), "admin".into()]);
+    let server = Server::start(&args, &[], port);
+    let http = reqwest::Client::new();
+    let mcp = format!("{base}/mcp");
+    let prm = format!("{base}/.well-known/oauth-protected-resource/mcp");
+    let meta: Value = http
+        .get(&prm)
+        .send()
+        .await
+        .expect("metadata")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(meta["scopes_supported"], json!(["mcp", "admin"]), "{meta}");
+    // The provider's token carries `mcp` only.
+    let token = access_token(&issuer, &mcp).await;
+    let refused = http
+        .post(&mcp)
+        .bearer_auth(&token)
+        .header("accept", "application/json, text/event-stream")
+        .json(
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "scopes", "version": "0"}}}),
+        )
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(refused.status(), 403);
+    let challenge = refused.headers()["www-authenticate"]
+        .to_str()
+        .expect("ascii")
+        .to_owned();
+    for part in [
+        "Bearer ",
+        "error=\"insufficient_scope\"",
+        "scope=\"admin\"",
+        &format!("resource_metadata=\"{prm}\""),
+    ] {
+        assert!(challenge.contains(part), "{part} in {challenge}");
+    }
+    assert!(
+        !server.log().contains(&token),
+        "the bearer token was logged"
+    );
+}
+
 /// Follows `page` until the browser is at the provider (the sign-in or the third-party
 /// authorization has left this server).
 async fn until_at_provider(browser: &mut Browser, mut page: Page, issuer: &str) -> Page {

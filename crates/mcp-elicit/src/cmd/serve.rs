@@ -122,6 +122,25 @@ pub(crate) struct ServeArgs {
         requires = "issuer"
     )]
     provider_config: Option<std::path::PathBuf>,
+    /// OAuth scopes to advertise in the protected resource metadata
+    /// (`scopes_supported`) and in 401 challenges (space- or comma-separated).
+    #[arg(
+        long,
+        env = "MCP_ELICIT_SCOPES_SUPPORTED",
+        value_name = "SCOPES",
+        requires = "issuer"
+    )]
+    scopes_supported: Option<String>,
+    /// Scopes every bearer token must carry (space- or comma-separated); a token without
+    /// them gets 403 with `WWW-Authenticate: Bearer error="insufficient_scope",
+    /// scope="..."`.
+    #[arg(
+        long,
+        env = "MCP_ELICIT_REQUIRED_SCOPES",
+        value_name = "SCOPES",
+        requires = "issuer"
+    )]
+    required_scopes: Option<String>,
     /// Also expose the tools the official conformance suite calls.
     #[arg(long)]
     conformance: bool,
@@ -176,6 +195,8 @@ impl ServeArgs {
             client_secret_file: self.client_secret_file.clone(),
             vault_key_file: self.vault_key_file.clone(),
             provider_config: self.provider_config.clone(),
+            scopes_supported: self.scopes_supported.clone(),
+            required_scopes: self.required_scopes.clone(),
         }
     }
 }

@@ -50,6 +50,10 @@ pub(crate) struct WebFlags {
     pub(crate) client_secret_file: Option<PathBuf>,
     pub(crate) vault_key_file: Option<PathBuf>,
     pub(crate) provider_config: Option<PathBuf>,
+    /// `--scopes-supported`, as given.
+    pub(crate) scopes_supported: Option<String>,
+    /// `--required-scopes`, as given.
+    pub(crate) required_scopes: Option<String>,
 }
 
 /// One third-party provider, as read from `--provider-config`.
@@ -76,6 +80,10 @@ pub(crate) struct WebOptions {
     pub(crate) client_secret: Option<SecretString>,
     pub(crate) vault_key: VaultKey,
     pub(crate) providers: Vec<ProviderOptions>,
+    /// Scopes advertised in the protected resource metadata and 401 challenges.
+    pub(crate) scopes_supported: Vec<String>,
+    /// Scopes every bearer token must carry (403 `insufficient_scope` otherwise).
+    pub(crate) required_scopes: Vec<String>,
 }
 
 impl std::fmt::Debug for ProviderFile {
@@ -114,6 +122,30 @@ struct ProviderFile {
 enum ProviderFileContent {
     One(ProviderFile),
     Many(Vec<ProviderFile>),
+}
+
+/// A space- or comma-separated list of OAuth scopes (RFC 6749 `scope-token`s: printable
+/// ASCII without space, `"` or `\`); `None` or blank is none.
+fn parse_scopes(flag: &str, text: Option<&str>) -> Result<Vec<String>, String> {
+    let mut scopes: Vec<String> = Vec::new();
+    for token in text
+        .unwrap_or("")
+        .split(|c: char| c == ',' || c.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+    {
+        if let Some(bad) = token
+            .chars()
+            .find(|&c| !(c.is_ascii_graphic() && c != '"' && c != '\\'))
+        {
+            return Err(format!(
+                "{flag}: scope {token:?} contains {bad:?} (scopes are printable ASCII without quotes or backslashes)"
+            ));
+        }
+        if !scopes.iter().any(|s| s == token) {
+            scopes.push(token.to_owned());
+        }
+    }
+    Ok(scopes)
 }
 
 /// Reads a secret file (at most 64 KiB, surrounding whitespace trimmed, not empty).
@@ -176,6 +208,8 @@ impl WebOptions {
                 (flags.client_id.is_some(), "--client-id"),
                 (flags.client_secret_file.is_some(), "--client-secret-file"),
                 (flags.provider_config.is_some(), "--provider-config"),
+                (flags.scopes_supported.is_some(), "--scopes-supported"),
+                (flags.required_scopes.is_some(), "--required-scopes"),
             ] {
                 if set {
                     return Err(format!("{name} needs --issuer"));
@@ -221,6 +255,9 @@ impl WebOptions {
             Some(path) => read_providers(path)?,
             None => Vec::new(),
         };
+        let scopes_supported =
+            parse_scopes("--scopes-supported", flags.scopes_supported.as_deref())?;
+        let required_scopes = parse_scopes("--required-scopes", flags.required_scopes.as_deref())?;
         Ok(Some(WebOptions {
             issuer: issuer.to_owned(),
             audience: flags.audience.clone(),
@@ -229,6 +266,8 @@ impl WebOptions {
             client_secret,
             vault_key,
             providers,
+            scopes_supported,
+            required_scopes,
         }))
     }
 }
@@ -414,6 +453,24 @@ pub(crate) fn check_listen(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scopes_are_split_deduplicated_and_checked() {
+        assert_eq!(
+            parse_scopes("--x", Some(" mcp,files:read  mcp\tadmin ")),
+            Ok(vec![
+                "mcp".to_owned(),
+                "files:read".to_owned(),
+                "admin".to_owned()
+            ])
+        );
+        assert_eq!(parse_scopes("--x", None), Ok(Vec::new()));
+        assert_eq!(parse_scopes("--x", Some(" , ")), Ok(Vec::new()));
+        for bad in ["a\"b", "é", "a\\b"] {
+            let e = parse_scopes("--required-scopes", Some(bad)).expect_err(bad);
+            assert!(e.starts_with("--required-scopes: scope"), "{e}");
+        }
+    }
     use mcp_elicit_store::secrecy::ExposeSecret;
 
     const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";

@@ -79,6 +79,8 @@ pub(crate) fn web_config(options: &WebOptions, public_url: Url) -> WebConfig {
     for p in &options.providers {
         config = config.with_provider(provider(p));
     }
+    config.scopes_supported = options.scopes_supported.clone();
+    config.required_scopes = options.required_scopes.clone();
     config
 }
 
