@@ -24,7 +24,7 @@ pub(crate) enum Command {
     /// The client driven by the official MCP conformance harness.
     ConformanceClient(crate::cmd::conformance_client::ConformanceClientArgs),
     /// Run the reference elicitation server (demo and conformance tools).
-    Serve(crate::cmd::serve::ServeArgs),
+    Serve(Box<crate::cmd::serve::ServeArgs>),
     /// Connect to an MCP server and use it interactively in the terminal: list and call
     /// tools, answer forms, consent to URLs.
     Connect(crate::cmd::connect::ConnectArgs),

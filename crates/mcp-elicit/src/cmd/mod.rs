@@ -19,7 +19,7 @@ pub(crate) fn run(command: Command) -> ExitCode {
         Command::Url(a) => url::run(a),
         Command::Call(a) => call::run(a),
         Command::ConformanceClient(a) => conformance_client::run(a),
-        Command::Serve(a) => serve::run(a),
+        Command::Serve(a) => serve::run(*a),
         Command::Connect(a) => connect::run(a),
         Command::Demo(a) => demo::run(a),
     }
