@@ -42,6 +42,9 @@ struct Pki {
     leaf: String,
     /// A renewal: another certificate of the same CA for the same names, and its key.
     renewed: (String, String),
+    /// Base64 SHA-256 of the server certificate's public key (SubjectPublicKeyInfo), the
+    /// pin Chromium's `--ignore-certificate-errors-spki-list` takes.
+    spki_pin: String,
 }
 
 impl Pki {
@@ -65,7 +68,15 @@ impl Pki {
             .expect("params")
             .signed_by(&renewed_key, &ca)
             .expect("renewed leaf");
+        let spki_pin = {
+            use base64::Engine;
+            use sha2::Digest;
+            base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(
+                rcgen::PublicKeyData::subject_public_key_info(&leaf_key),
+            ))
+        };
         Pki {
+            spki_pin,
             ca: ca.pem(),
             stranger: self::ca("someone else").pem(),
             other_key,
@@ -283,6 +294,63 @@ async fn mcp_over_https_for_a_client_trusting_the_ca_and_nothing_for_anyone_else
     );
     // The garbage handshake was refused (closed), not left hanging.
     read_to_close(&mut garbage).await;
+}
+
+/// A real browser over the server's own TLS: headless Chromium (pinned to the test
+/// certificate, so the page is a secure context as with a real certificate) opens the
+/// connect page of `set_api_key`, gets the `__Host-` Secure session cookie, enters the
+/// key and saves it; the MCP client (over https) is notified and its retry finds the key.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_browser_completes_the_secret_page_over_https() {
+    let pki = Pki::new();
+    let server = Server::start(&[
+        "--tls-cert",
+        &pki.arg("chain.pem"),
+        "--tls-key",
+        &pki.arg("key.pem"),
+        "--store",
+        "memory",
+        "--listen",
+        "127.0.0.1:0",
+    ]);
+    let (mut client, _) =
+        support::McpClient::connect_with(trusting(&pki.ca), &server.url, String::new()).await;
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "set_api_key", "arguments": {}}});
+    let (id, url) = client.url_required(call.clone()).await;
+    assert!(
+        url.starts_with(&format!("{}/connect?", server.base())),
+        "{url}"
+    );
+    let secret = format!("sk_tls_browser_{}", std::process::id());
+    let Some(result) = support::driver::drive(
+        &url,
+        "unused",
+        &secret,
+        "serve-tls-chromium.png",
+        &[format!(
+            "--ignore-certificate-errors-spki-list={}",
+            pki.spki_pin
+        )],
+    )
+    .await
+    else {
+        return;
+    };
+    assert_eq!(
+        result["title"],
+        "Done",
+        "{result}\n{}",
+        server.log.lock().expect("log")
+    );
+    let posts = support::driver::posts_to(&result, "/connect/secret");
+    assert_eq!(posts.len(), 1, "{result}");
+    assert_eq!(posts[0]["origin"], server.base(), "{result}");
+    client.wait_for_completion(&id).await;
+    let retry = client.post(call).await;
+    let answer = retry.iter().find(|m| m["id"] == 2).expect("response");
+    assert!(answer.to_string().contains("on file"), "{answer}");
+    assert!(!server.log.lock().expect("log").contains(&secret));
 }
 
 /// Runs `mcp-elicit serve ARGS` expecting it to refuse with status 2; returns stderr.

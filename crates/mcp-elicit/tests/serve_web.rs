@@ -22,23 +22,8 @@ mod support;
 
 use reqwest::Method;
 use support::browser::{Browser, Page, hidden_value};
+use support::driver::{node, tools_dir};
 use support::{McpClient, Server, VAULT_KEY, WAIT, free_port};
-
-fn tools_dir() -> PathBuf {
-    std::env::var_os("MCP_ELICIT_TOOLS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.tools"),
-        PathBuf::from,
-    )
-}
-
-fn node() -> PathBuf {
-    let pinned = tools_dir().join("node_modules/node/bin/node");
-    if pinned.exists() {
-        pinned
-    } else {
-        PathBuf::from("node")
-    }
-}
 
 /// The test OpenID provider (the web crate's), redirecting back to `web_base`.
 async fn start_provider(web_base: &str) -> (tokio::process::Child, String) {

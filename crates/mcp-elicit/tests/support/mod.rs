@@ -12,6 +12,8 @@ use serde_json::{Value, json};
 
 #[path = "../../../web/tests/web/browser.rs"]
 pub mod browser;
+#[path = "../../../web/tests/web/driver.rs"]
+pub mod driver;
 
 pub const WAIT: Duration = Duration::from_secs(30);
 pub const VAULT_KEY: &str = "3f1c0a9b7d2e4f6a8b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f708";
@@ -110,8 +112,17 @@ impl McpClient {
     /// initialized with form and URL mode and listens for notifications; also returns
     /// what `initialize` answered.
     pub async fn connect(url: &str, token: String) -> (McpClient, Vec<Value>) {
+        Self::connect_with(reqwest::Client::new(), url, token).await
+    }
+
+    /// [`McpClient::connect`] over `http` (e.g. a client trusting a test CA).
+    pub async fn connect_with(
+        http: reqwest::Client,
+        url: &str,
+        token: String,
+    ) -> (McpClient, Vec<Value>) {
         let mut client = McpClient {
-            http: reqwest::Client::new(),
+            http,
             url: url.to_owned(),
             token,
             session: None,

@@ -6,7 +6,7 @@
 //
 // Environment: CONNECT_URL, USER_NAME, SECRET (for secret pages), SCREENSHOT (PNG path;
 // each of our pages is also saved as SCREENSHOT with -N suffixes), CHROMIUM (binary),
-// PROFILE (a fresh user-data directory).
+// PROFILE (a fresh user-data directory); optional CHROMIUM_ARGS (extra flags, one per line).
 import { chromium } from 'playwright-core';
 
 const env = (k) => {
@@ -24,6 +24,8 @@ const context = await chromium.launchPersistentContext(env('PROFILE'), {
     '--no-sandbox', '--disable-gpu', '--disable-background-networking',
     '--disable-component-update', '--disable-sync', '--no-first-run',
     '--disable-crash-reporter', '--disable-breakpad',
+    // Extra flags from the test, one per line (e.g. the test CA's certificate pin).
+    ...(process.env.CHROMIUM_ARGS ?? '').split('\n').filter((a) => a.length > 0),
   ],
 });
 try {

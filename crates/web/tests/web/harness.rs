@@ -4,7 +4,6 @@
 //! route that echoes the principal it was given.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
@@ -55,21 +54,7 @@ pub struct Stack {
     _dir: tempfile::TempDir,
 }
 
-pub fn tools_dir() -> PathBuf {
-    std::env::var_os("MCP_ELICIT_TOOLS").map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../.tools"),
-        PathBuf::from,
-    )
-}
-
-pub fn node() -> PathBuf {
-    let pinned = tools_dir().join("node_modules/node/bin/node");
-    if pinned.exists() {
-        pinned
-    } else {
-        PathBuf::from("node")
-    }
-}
+pub use crate::driver::{node, tools_dir};
 
 /// Every log line of the test process (all tests of this binary), for "nothing secret
 /// was logged" checks.

@@ -6,6 +6,7 @@
 mod bearer;
 mod browser;
 mod chromium;
+mod driver;
 mod flows;
 mod harness;
 mod hostile;
