@@ -86,6 +86,21 @@ impl Pki {
         }
     }
 
+    /// `mcp-elicit serve` in local mode on a free loopback port with `chain.pem` and
+    /// `key.pem`, state in memory.
+    fn serve(&self) -> Server {
+        Server::start(&[
+            "--tls-cert",
+            &self.arg("chain.pem"),
+            "--tls-key",
+            &self.arg("key.pem"),
+            "--store",
+            "memory",
+            "--listen",
+            "127.0.0.1:0",
+        ])
+    }
+
     fn path(&self, name: &str) -> PathBuf {
         self.dir.path().join(name)
     }
@@ -195,16 +210,7 @@ async fn read_to_close(stream: &mut tokio::net::TcpStream) -> Vec<u8> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn mcp_over_https_for_a_client_trusting_the_ca_and_nothing_for_anyone_else() {
     let pki = Pki::new();
-    let server = Server::start(&[
-        "--tls-cert",
-        &pki.arg("chain.pem"),
-        "--tls-key",
-        &pki.arg("key.pem"),
-        "--store",
-        "memory",
-        "--listen",
-        "127.0.0.1:0",
-    ]);
+    let server = pki.serve();
     assert!(
         server.url.starts_with("https://127.0.0.1:"),
         "{}",
@@ -303,16 +309,7 @@ async fn mcp_over_https_for_a_client_trusting_the_ca_and_nothing_for_anyone_else
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_real_browser_completes_the_secret_page_over_https() {
     let pki = Pki::new();
-    let server = Server::start(&[
-        "--tls-cert",
-        &pki.arg("chain.pem"),
-        "--tls-key",
-        &pki.arg("key.pem"),
-        "--store",
-        "memory",
-        "--listen",
-        "127.0.0.1:0",
-    ]);
+    let server = pki.serve();
     let (mut client, _) =
         support::McpClient::connect_with(trusting(&pki.ca), &server.url, String::new()).await;
     let call = serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
@@ -531,16 +528,7 @@ fn wait_for(server: &Server, what: &str, mut done: impl FnMut() -> bool) {
 fn sighup_reloads_the_renewed_certificate_and_a_bad_one_changes_nothing() {
     let pki = Pki::new();
     let (cert, key) = (pki.arg("chain.pem"), pki.arg("key.pem"));
-    let mut server = Server::start(&[
-        "--tls-cert",
-        &cert,
-        "--tls-key",
-        &key,
-        "--store",
-        "memory",
-        "--listen",
-        "127.0.0.1:0",
-    ]);
+    let mut server = pki.serve();
     let addr = server.addr().to_owned();
     let client = rustls_client(&pki.ca);
     let (a, b) = (der(&pki.leaf), der(&pki.renewed.0));
