@@ -4,97 +4,22 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
-use std::time::Duration;
 
-use mcp_elicit_core::danger::ReviewedNotSecret;
 use mcp_elicit_core::lifecycle::Event;
-use mcp_elicit_core::message::{Capability, CompleteNotification, METHOD_COMPLETE};
+use mcp_elicit_core::message::{Capability, CompleteNotification, METHOD_COMPLETE, Mode};
 use rmcp::model::{CustomNotification, ServerNotification};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 
+use crate::config::ElicitationConfig;
 use crate::elicitor::Elicitor;
 use crate::error::{Error, ErrorKind};
 use crate::id::ElicitationId;
-use crate::identity::{IdentityPolicy, Principal, SessionKey};
+use crate::identity::{Principal, SessionKey};
 use crate::relay::CompletionRelay;
 use crate::store::{
     Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
 };
-
-/// Settings of the elicitation API.
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct ElicitationConfig {
-    /// How the user of a request is found.
-    pub identity: IdentityPolicy,
-    /// How long a form waits for the user (default 10 minutes: humans are slow).
-    pub form_timeout: Duration,
-    /// How long a URL-mode request waits for the user's consent answer (default 10 minutes).
-    pub url_consent_timeout: Duration,
-    /// How long a URL-mode elicitation stays pending waiting for its out-of-band
-    /// completion (default 1 hour); swept afterwards.
-    pub url_ttl: Duration,
-    /// How many times a form is asked when the answer breaks the schema (default 1: no
-    /// re-ask). Each re-ask repeats the message followed by the violations.
-    pub max_attempts: u32,
-    /// Whether URL-mode URLs may be plain `http` on loopback hosts (default true, for
-    /// development); everything else must be `https`.
-    pub allow_loopback_http: bool,
-    /// Properties a reviewer checked are not secrets although the secret-field lint
-    /// flags them (each with its reason; see [`mcp_elicit_core::danger`]).
-    pub reviewed_not_secret: ReviewedNotSecret,
-    /// How many elicitations one user may have pending at once (default 32); more are
-    /// refused with [`ErrorKind::TooManyPending`].
-    pub max_pending_per_user: usize,
-}
-
-impl ElicitationConfig {
-    /// The defaults, with the given identity policy.
-    pub fn new(identity: IdentityPolicy) -> Self {
-        Self {
-            identity,
-            form_timeout: Duration::from_secs(10 * 60),
-            url_consent_timeout: Duration::from_secs(10 * 60),
-            url_ttl: Duration::from_secs(60 * 60),
-            max_attempts: 1,
-            allow_loopback_http: true,
-            reviewed_not_secret: ReviewedNotSecret::new(),
-            max_pending_per_user: 32,
-        }
-    }
-
-    /// Sets [`ElicitationConfig::form_timeout`] and [`ElicitationConfig::url_consent_timeout`].
-    pub fn with_timeout(mut self, timeout: Duration) -> Self {
-        self.form_timeout = timeout;
-        self.url_consent_timeout = timeout;
-        self
-    }
-
-    /// Sets [`ElicitationConfig::url_ttl`].
-    pub fn with_url_ttl(mut self, ttl: Duration) -> Self {
-        self.url_ttl = ttl;
-        self
-    }
-
-    /// Sets [`ElicitationConfig::max_pending_per_user`].
-    pub fn with_max_pending_per_user(mut self, max: usize) -> Self {
-        self.max_pending_per_user = max;
-        self
-    }
-
-    /// Sets [`ElicitationConfig::reviewed_not_secret`].
-    pub fn with_reviewed_not_secret(mut self, reviewed: ReviewedNotSecret) -> Self {
-        self.reviewed_not_secret = reviewed;
-        self
-    }
-
-    /// Sets [`ElicitationConfig::max_attempts`] (at least 1).
-    pub fn with_max_attempts(mut self, attempts: u32) -> Self {
-        self.max_attempts = attempts.max(1);
-        self
-    }
-}
 
 /// What [`Elicitations::complete`] did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -113,6 +38,7 @@ pub struct Completion {
 /// A live connection an elicitation was sent on, and the session it belongs to.
 struct LocalPeer {
     session: SessionKey,
+    mode: Mode,
     peer: Peer<RoleServer>,
 }
 
@@ -229,8 +155,16 @@ impl Elicitations {
     ) -> Result<PendingGuard, Error> {
         let id = record.id.clone();
         let session = record.session.clone();
+        let mode = record.mode;
         self.insert(record).await?;
-        self.peers().insert(id.clone(), LocalPeer { session, peer });
+        self.peers().insert(
+            id.clone(),
+            LocalPeer {
+                session,
+                mode,
+                peer,
+            },
+        );
         Ok(PendingGuard {
             hub: self.clone(),
             id,
@@ -448,8 +382,13 @@ impl Elicitations {
         self.inner.store.count().await.map_err(store_error)
     }
 
-    /// Removes expired elicitations and those whose connection has closed. Returns how
-    /// many were removed. Call it periodically (the reference server does, every minute).
+    /// Removes expired elicitations and the forms whose connection has closed, and
+    /// forgets closed connections. Returns how many elicitations were removed. Call it
+    /// periodically (the reference server does, every minute).
+    ///
+    /// A URL-mode elicitation outlives its connection: it belongs to the user, who may
+    /// still finish the page (the completion then notifies nobody, and the client's retry
+    /// finds the outcome), until it completes or expires.
     pub async fn sweep(&self) -> Result<usize, Error> {
         let now = self.inner.clock.now();
         let expired = self
@@ -459,19 +398,26 @@ impl Elicitations {
             .await
             .map_err(store_error)?;
         let mut removed = expired.len();
-        let closed: Vec<String> = {
+        let closed_forms: Vec<String> = {
             let mut peers = self.peers();
             for r in &expired {
                 peers.remove(&r.id);
             }
-            peers
+            let closed: Vec<(String, Mode)> = peers
                 .iter()
                 .filter(|(_, p)| p.peer.is_transport_closed())
-                .map(|(id, _)| id.clone())
+                .map(|(id, p)| (id.clone(), p.mode))
+                .collect();
+            for (id, _) in &closed {
+                peers.remove(id);
+            }
+            closed
+                .into_iter()
+                .filter(|(_, mode)| *mode == Mode::Form)
+                .map(|(id, _)| id)
                 .collect()
         };
-        for id in closed {
-            self.peers().remove(&id);
+        for id in closed_forms {
             if matches!(self.inner.store.remove(&id).await, Ok(Some(_))) {
                 removed += 1;
             }
@@ -479,15 +425,13 @@ impl Elicitations {
         Ok(removed)
     }
 
+    /// The session ended: its forms are removed (nobody can answer them) and its
+    /// connection forgotten; its URL elicitations stay for the user (see
+    /// [`Elicitations::sweep`]).
     async fn drop_session(&self, session: &SessionKey) {
-        match self.inner.store.remove_session(session).await {
-            Ok(records) => {
-                let mut peers = self.peers();
-                for r in records {
-                    peers.remove(&r.id);
-                }
-                // Completed elicitations whose notification was never delivered here.
-                peers.retain(|_, local| &local.session != session);
+        match self.inner.store.remove_session_forms(session).await {
+            Ok(_) => {
+                self.peers().retain(|_, local| &local.session != session);
             }
             Err(e) => {
                 tracing::warn!(session = %session, error = %e, "could not forget a closed session")

@@ -137,6 +137,7 @@
 #![warn(missing_docs)]
 
 mod checks;
+mod config;
 mod elicitor;
 mod error;
 mod hub;
@@ -147,9 +148,10 @@ pub mod reference;
 mod relay;
 pub mod store;
 
+pub use config::ElicitationConfig;
 pub use elicitor::{Elicitor, FormOutcome, UrlElicitation, UrlOutcome};
 pub use error::{Error, ErrorKind};
-pub use hub::{Completion, ElicitationConfig, Elicitations, SessionScope};
+pub use hub::{Completion, Elicitations, SessionScope};
 pub use id::ElicitationId;
 pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
 pub use mrtr::Round;

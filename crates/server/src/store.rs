@@ -155,8 +155,11 @@ pub trait ElicitationStore: Send + Sync + 'static {
         id: &'a str,
     ) -> BoxFuture<'a, Result<Option<PendingElicitation>, StoreError>>;
 
-    /// Removes every record of a session (the session ended).
-    fn remove_session<'a>(
+    /// Removes the form-mode records of a session (the session ended: nobody is left to
+    /// answer those forms) and returns them. URL-mode records stay until they complete
+    /// or expire: they belong to the user, who may still finish the page (after the
+    /// client restarted, say), and the client's retry then finds the outcome.
+    fn remove_session_forms<'a>(
         &'a self,
         session: &'a SessionKey,
     ) -> BoxFuture<'a, Result<Vec<PendingElicitation>, StoreError>>;

@@ -429,3 +429,65 @@ async fn finishing_the_sign_in_demo_does_not_connect_the_user() {
     assert!(reference.is_connected(&alice).await.expect("state"));
     a.cancel().await.expect("close");
 }
+
+/// The reference server over `config` on a free loopback port; returns `/mcp`'s URL,
+/// the address and the stop handle.
+async fn start_config(
+    config: ElicitationConfig,
+) -> (
+    String,
+    std::net::SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let base = format!("http://{addr}");
+    let reference = Reference::new(
+        Elicitations::new(config),
+        ReferenceOptions::new(&base).with_conformance(true),
+    );
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(http::serve(listener, reference, async move {
+        let _ = stopped.await;
+    }));
+    (format!("{base}/mcp"), addr, stop)
+}
+
+fn alice_config() -> ElicitationConfig {
+    ElicitationConfig::new(IdentityPolicy::LocalUser(Principal::local_user("alice")))
+}
+
+/// A user who takes longer than the session idle timeout to fill in a form, within the
+/// form timeout: the session is kept alive for as long as a form may wait, so the answer
+/// counts (rmcp closes sessions idle for 5 minutes by default, while forms wait 10).
+#[tokio::test]
+async fn a_slow_user_within_the_form_timeout_is_not_cut_off_by_the_session_idle_timeout() {
+    let config = alice_config()
+        .with_session_idle_timeout(Duration::from_millis(300))
+        .with_timeout(Duration::from_secs(5));
+    let (url, _addr, _stop) = start_config(config).await;
+    let (mut client, _rx, seen) = Client::new(json!({"elicitation": {}}));
+    client.think = Duration::from_millis(1200);
+    let running = client
+        .serve(StreamableHttpClientTransport::from_uri(url))
+        .await
+        .expect("connect");
+    let result = tokio::time::timeout(
+        WAIT,
+        running.call_tool(call(
+            "test_elicitation",
+            json!({"message": "Take your time"}),
+        )),
+    )
+    .await
+    .expect("the call was cut off with its session")
+    .expect("call");
+    let text = first_text(&result);
+    assert!(text.starts_with("User response: action=accept"), "{text}");
+    assert_eq!(
+        seen.lock().expect("seen").as_slice(),
+        ["form: Take your time"]
+    );
+}

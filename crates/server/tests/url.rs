@@ -287,22 +287,38 @@ async fn an_expired_url_elicitation_is_gone_before_the_sweep_runs() {
     a.ping_is_next().await;
 }
 
+/// A connection that closes takes its unanswered forms with it (nobody can answer them)
+/// but not its URL elicitations: those belong to the user, who may still finish the
+/// page after the client went away (an editor restarted, say). Completing one then
+/// notifies nobody, and the sweep leaves it alone until it completes or expires.
 #[tokio::test]
-async fn a_closed_connection_leaves_no_pending_url_elicitation() {
+async fn a_closed_connection_drops_its_forms_and_leaves_its_url_elicitations_to_the_user() {
     let hub = hub();
     let mut a = RawClient::connect(&hub, url_caps()).await;
     let call = a.call_tool("required", json!({})).await;
-    a.expect_response(call).await;
-    wait_pending(&hub, 1).await;
+    let id = RawClient::required_id(&a.expect_response(call).await);
+    let _form = a.call_tool("form", json!({})).await;
+    a.expect_elicitation().await;
+    wait_pending(&hub, 2).await;
     let server = std::mem::replace(&mut a.server, tokio::spawn(async {}));
     drop(a);
     tokio::time::timeout(common::WAIT, server)
         .await
         .expect("server stops")
         .expect("no panic");
-    // The connection's scope is gone; its elicitations are forgotten (and sweep would
-    // catch any left behind).
-    let _ = hub.sweep().await.expect("sweep");
+    // The unanswered form goes; the URL elicitation stays, through a sweep too.
+    wait_pending(&hub, 1).await;
+    assert_eq!(hub.sweep().await.expect("sweep"), 0);
+    let left = hub.pending(&alice()).await.expect("pending");
+    assert_eq!(
+        left.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+        [id.as_str()]
+    );
+    let done = hub
+        .complete(&alice(), &id)
+        .await
+        .expect("the user finishes the page");
+    assert!(!done.notified, "the connection is gone: nobody to notify");
     wait_pending(&hub, 0).await;
 }
 

@@ -432,14 +432,14 @@ impl ElicitationStore for Store {
         .boxed()
     }
 
-    fn remove_session<'a>(
+    fn remove_session_forms<'a>(
         &'a self,
         session: &'a SessionKey,
     ) -> BoxFuture<'a, Result<Vec<PendingElicitation>, StoreError>> {
         self.delete_returning(
-            "removing a session's elicitations",
+            "removing a session's form elicitations",
             concat!(
-                "DELETE FROM elicitations WHERE session_key = $1 RETURNING ",
+                "DELETE FROM elicitations WHERE session_key = $1 AND mode = 'form' RETURNING ",
                 columns!()
             ),
             Bind::Text(session.as_str()),

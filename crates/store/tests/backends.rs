@@ -22,7 +22,7 @@ macro_rules! backend_tests {
                     elicitations::transitions_follow_the_lifecycle,
                     elicitations::users_are_isolated,
                     elicitations::list_is_ordered_by_creation,
-                    elicitations::remove_and_remove_session,
+                    elicitations::remove_and_remove_session_forms,
                     elicitations::sweep_removes_exactly_the_expired,
                     elicitations::concurrent_completion_succeeds_once,
                     elicitations::concurrent_completion_across_pools,

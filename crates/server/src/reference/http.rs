@@ -22,6 +22,7 @@ use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
 use super::Reference;
+use crate::config::ElicitationConfig;
 use crate::identity::{IdentityPolicy, Principal};
 
 #[cfg(feature = "tls")]
@@ -32,12 +33,22 @@ pub const MCP_PATH: &str = "/mcp";
 /// The demo completion page.
 pub const DEMO_COMPLETE_PATH: &str = "/demo/complete";
 
+/// rmcp's in-memory session manager, with sessions kept alive as long as
+/// [`ElicitationConfig::session_keep_alive`] says: a session waiting for a slow user to
+/// answer a form exchanges nothing, and rmcp's default idle timeout (5 minutes) would
+/// close it before the form timeout (10 minutes).
+pub fn session_manager(config: &ElicitationConfig) -> Arc<LocalSessionManager> {
+    let mut manager = LocalSessionManager::default();
+    manager.session_config.keep_alive = Some(config.session_keep_alive());
+    Arc::new(manager)
+}
+
 /// The router: `/mcp` and the demo pages.
 pub fn router(reference: Reference, ct: CancellationToken) -> Router {
     let factory_ref = reference.clone();
     let service = StreamableHttpService::new(
         move || factory_ref.handler().map_err(std::io::Error::other),
-        Arc::new(LocalSessionManager::default()),
+        session_manager(reference.hub().config()),
         StreamableHttpServerConfig::default().with_cancellation_token(ct),
     );
     Router::new()

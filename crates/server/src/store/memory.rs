@@ -6,6 +6,7 @@ use std::time::SystemTime;
 
 use futures::future::{BoxFuture, FutureExt, ready};
 use mcp_elicit_core::lifecycle::Event;
+use mcp_elicit_core::message::Mode;
 
 use super::{ElicitationStore, PendingElicitation, StoreError, Transition};
 use crate::identity::{Principal, SessionKey};
@@ -122,14 +123,14 @@ impl ElicitationStore for MemoryStore {
         ready(Ok(self.lock().remove(id))).boxed()
     }
 
-    fn remove_session<'a>(
+    fn remove_session_forms<'a>(
         &'a self,
         session: &'a SessionKey,
     ) -> BoxFuture<'a, Result<Vec<PendingElicitation>, StoreError>> {
         let mut map = self.lock();
         let ids: Vec<String> = map
             .values()
-            .filter(|r| &r.session == session)
+            .filter(|r| &r.session == session && r.mode == Mode::Form)
             .map(|r| r.id.clone())
             .collect();
         let removed = ids.iter().filter_map(|id| map.remove(id)).collect();
@@ -178,7 +179,6 @@ mod tests {
     use std::time::Duration;
 
     use mcp_elicit_core::lifecycle::State;
-    use mcp_elicit_core::message::Mode;
 
     use super::*;
 
@@ -253,12 +253,20 @@ mod tests {
             vec!["old"]
         );
         assert_eq!(store.count().await, Ok(1));
+        // The session ends: its URL elicitation stays (the user's page may still
+        // complete it), its form goes.
+        let mut form = record("form", "alice", 50);
+        form.mode = Mode::Form;
+        store.insert(form).await.expect("insert");
         let removed = store
-            .remove_session(&SessionKey::from_stored("s1"))
+            .remove_session_forms(&SessionKey::from_stored("s1"))
             .await
             .expect("remove");
-        assert_eq!(removed.len(), 1);
-        assert_eq!(store.count().await, Ok(0));
+        assert_eq!(
+            removed.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(),
+            ["form"]
+        );
+        assert_eq!(store.count().await, Ok(1));
     }
 
     #[test]

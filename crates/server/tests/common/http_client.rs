@@ -28,6 +28,8 @@ pub struct Client {
     pub seen: Seen,
     /// Never answer forms (a user who walked away, then a client that goes away).
     pub hang: bool,
+    /// How long the user takes to fill in a form.
+    pub think: Duration,
 }
 
 impl Client {
@@ -40,6 +42,7 @@ impl Client {
             completions: tx,
             seen: seen.clone(),
             hang: false,
+            think: Duration::ZERO,
         };
         (client, rx, seen)
     }
@@ -66,6 +69,7 @@ impl ClientHandler for Client {
                         .push(format!("hung: {message}"));
                     std::future::pending::<()>().await;
                 }
+                tokio::time::sleep(self.think).await;
                 self.seen
                     .lock()
                     .expect("seen")

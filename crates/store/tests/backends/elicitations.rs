@@ -204,7 +204,7 @@ pub(crate) async fn list_is_ordered_by_creation(db: &TestDb) {
     assert_eq!(ids, ["z", "a", "B", "b", "c"]);
 }
 
-pub(crate) async fn remove_and_remove_session(db: &TestDb) {
+pub(crate) async fn remove_and_remove_session_forms(db: &TestDb) {
     let store = db.connect().await;
     store
         .insert(record("x", &alice(), "s1", Mode::Url, 60))
@@ -225,12 +225,19 @@ pub(crate) async fn remove_and_remove_session(db: &TestDb) {
         Some(("y".to_owned(), bob()))
     );
     assert_eq!(store.remove("y").await, Ok(None));
+    store
+        .insert(record("f", &alice(), "s1", Mode::Form, 60))
+        .await
+        .expect("insert");
+    // The session ended: its forms go; its URL elicitation stays (the user may still
+    // finish the page), and another session's are untouched.
     let gone = store
-        .remove_session(&SessionKey::from_stored("s1"))
+        .remove_session_forms(&SessionKey::from_stored("s1"))
         .await
         .expect("remove session");
-    assert_eq!(gone.into_iter().map(|r| r.id).collect::<Vec<_>>(), ["x"]);
-    assert_eq!(store.count().await, Ok(1));
+    assert_eq!(gone.into_iter().map(|r| r.id).collect::<Vec<_>>(), ["f"]);
+    assert_eq!(store.count().await, Ok(2));
+    assert!(store.get(&alice(), "x").await.expect("get").is_some());
     assert!(store.get(&alice(), "z").await.expect("get").is_some());
 }
 

@@ -161,7 +161,7 @@ fn mcp_service(
                 reference_first,
             })
         },
-        Arc::new(LocalSessionManager::default()),
+        http::session_manager(reference.hub().config()),
         StreamableHttpServerConfig::default().with_cancellation_token(ct),
     )
 }

@@ -1,0 +1,132 @@
+//! [`ElicitationConfig`]: the settings of the elicitation API.
+
+use std::time::Duration;
+
+use mcp_elicit_core::danger::ReviewedNotSecret;
+
+#[cfg(doc)]
+use crate::ErrorKind;
+use crate::identity::IdentityPolicy;
+
+/// rmcp's default idle timeout of a Streamable HTTP session.
+const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(5 * 60);
+
+/// Settings of the elicitation API.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ElicitationConfig {
+    /// How the user of a request is found.
+    pub identity: IdentityPolicy,
+    /// How long a form waits for the user (default 10 minutes: humans are slow).
+    pub form_timeout: Duration,
+    /// How long a URL-mode request waits for the user's consent answer (default 10 minutes).
+    pub url_consent_timeout: Duration,
+    /// How long a URL-mode elicitation stays pending waiting for its out-of-band
+    /// completion (default 1 hour); swept afterwards.
+    pub url_ttl: Duration,
+    /// How many times a form is asked when the answer breaks the schema (default 1: no
+    /// re-ask). Each re-ask repeats the message followed by the violations.
+    pub max_attempts: u32,
+    /// Whether URL-mode URLs may be plain `http` on loopback hosts (default true, for
+    /// development); everything else must be `https`.
+    pub allow_loopback_http: bool,
+    /// Properties a reviewer checked are not secrets although the secret-field lint
+    /// flags them (each with its reason; see [`mcp_elicit_core::danger`]).
+    pub reviewed_not_secret: ReviewedNotSecret,
+    /// How many elicitations one user may have pending at once (default 32); more are
+    /// refused with [`ErrorKind::TooManyPending`].
+    pub max_pending_per_user: usize,
+    /// How long a client session may stay idle before it is closed (default 5 minutes,
+    /// rmcp's default); raised by [`ElicitationConfig::session_keep_alive`] to cover the
+    /// longest wait for the user.
+    pub session_idle_timeout: Duration,
+}
+
+impl ElicitationConfig {
+    /// The defaults, with the given identity policy.
+    pub fn new(identity: IdentityPolicy) -> Self {
+        Self {
+            identity,
+            form_timeout: Duration::from_secs(10 * 60),
+            url_consent_timeout: Duration::from_secs(10 * 60),
+            url_ttl: Duration::from_secs(60 * 60),
+            max_attempts: 1,
+            allow_loopback_http: true,
+            reviewed_not_secret: ReviewedNotSecret::new(),
+            max_pending_per_user: 32,
+            session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+        }
+    }
+
+    /// Sets [`ElicitationConfig::form_timeout`] and [`ElicitationConfig::url_consent_timeout`].
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.form_timeout = timeout;
+        self.url_consent_timeout = timeout;
+        self
+    }
+
+    /// Sets [`ElicitationConfig::url_ttl`].
+    pub fn with_url_ttl(mut self, ttl: Duration) -> Self {
+        self.url_ttl = ttl;
+        self
+    }
+
+    /// Sets [`ElicitationConfig::max_pending_per_user`].
+    pub fn with_max_pending_per_user(mut self, max: usize) -> Self {
+        self.max_pending_per_user = max;
+        self
+    }
+
+    /// Sets [`ElicitationConfig::reviewed_not_secret`].
+    pub fn with_reviewed_not_secret(mut self, reviewed: ReviewedNotSecret) -> Self {
+        self.reviewed_not_secret = reviewed;
+        self
+    }
+
+    /// Sets [`ElicitationConfig::max_attempts`] (at least 1).
+    pub fn with_max_attempts(mut self, attempts: u32) -> Self {
+        self.max_attempts = attempts.max(1);
+        self
+    }
+
+    /// Sets [`ElicitationConfig::session_idle_timeout`].
+    pub fn with_session_idle_timeout(mut self, idle: Duration) -> Self {
+        self.session_idle_timeout = idle;
+        self
+    }
+
+    /// How long a Streamable HTTP session may go without any message before the transport
+    /// closes it: the idle timeout, but never less than the longest a request to the
+    /// client waits for the user (a form, or consent to a URL) plus a second. A session
+    /// waiting on a slow user exchanges nothing, and closing it would cut the user off
+    /// before the form timeout.
+    pub fn session_keep_alive(&self) -> Duration {
+        let longest_wait = self.form_timeout.max(self.url_consent_timeout);
+        self.session_idle_timeout
+            .max(longest_wait.saturating_add(Duration::from_secs(1)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::identity::Principal;
+
+    #[test]
+    fn sessions_live_at_least_as_long_as_the_longest_wait_for_the_user() {
+        let config = ElicitationConfig::new(IdentityPolicy::LocalUser(Principal::local_user("a")));
+        // Defaults: forms wait 10 minutes, rmcp would close an idle session after 5.
+        assert_eq!(
+            config.session_keep_alive(),
+            Duration::from_secs(10 * 60 + 1)
+        );
+        let short = config
+            .clone()
+            .with_timeout(Duration::from_secs(30))
+            .with_session_idle_timeout(Duration::from_secs(120));
+        assert_eq!(short.session_keep_alive(), Duration::from_secs(120));
+        let mut url_longer = config.with_timeout(Duration::from_secs(30));
+        url_longer.url_consent_timeout = Duration::from_secs(900);
+        assert_eq!(url_longer.session_keep_alive(), Duration::from_secs(901));
+    }
+}
