@@ -34,16 +34,27 @@ async fn start_with(
     Reference,
     tokio::sync::oneshot::Sender<()>,
 ) {
+    start_full(alice_config(), state).await
+}
+
+/// The reference server over `config` and `state` on a free loopback port; returns
+/// `/mcp`'s URL, the address, the server and its stop handle.
+async fn start_full(
+    config: ElicitationConfig,
+    state: Arc<dyn DemoState>,
+) -> (
+    String,
+    std::net::SocketAddr,
+    Reference,
+    tokio::sync::oneshot::Sender<()>,
+) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind");
     let addr = listener.local_addr().expect("addr");
     let base = format!("http://{addr}");
-    let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(
-        Principal::local_user("alice"),
-    )));
     let reference = Reference::with_state(
-        hub,
+        Elicitations::new(config),
         ReferenceOptions::new(&base).with_conformance(true),
         state,
     );
@@ -430,31 +441,6 @@ async fn finishing_the_sign_in_demo_does_not_connect_the_user() {
     a.cancel().await.expect("close");
 }
 
-/// The reference server over `config` on a free loopback port; returns `/mcp`'s URL,
-/// the address and the stop handle.
-async fn start_config(
-    config: ElicitationConfig,
-) -> (
-    String,
-    std::net::SocketAddr,
-    tokio::sync::oneshot::Sender<()>,
-) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    let base = format!("http://{addr}");
-    let reference = Reference::new(
-        Elicitations::new(config),
-        ReferenceOptions::new(&base).with_conformance(true),
-    );
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(http::serve(listener, reference, async move {
-        let _ = stopped.await;
-    }));
-    (format!("{base}/mcp"), addr, stop)
-}
-
 fn alice_config() -> ElicitationConfig {
     ElicitationConfig::new(IdentityPolicy::LocalUser(Principal::local_user("alice")))
 }
@@ -467,7 +453,8 @@ async fn a_slow_user_within_the_form_timeout_is_not_cut_off_by_the_session_idle_
     let config = alice_config()
         .with_session_idle_timeout(Duration::from_millis(300))
         .with_timeout(Duration::from_secs(5));
-    let (url, _addr, _stop) = start_config(config).await;
+    let (url, _addr, _reference, _stop) =
+        start_full(config, Arc::new(MemoryDemoState::new())).await;
     let (mut client, _rx, seen) = Client::new(json!({"elicitation": {}}));
     client.think = Duration::from_millis(1200);
     let running = client
