@@ -19,8 +19,8 @@ use std::str::FromStr;
 use mcp_elicit_store::sqlx::postgres::PgConnectOptions;
 use mcp_elicit_store::sqlx::{AssertSqlSafe, ConnectOptions, Connection, Executor};
 use serde_json::{Value, json};
-use support::browser::{Browser, hidden_value};
-use support::{McpClient, Server, VAULT_KEY, free_port};
+use support::browser::Browser;
+use support::{McpClient, Server, VAULT_KEY, answer_page, free_port};
 
 const PG_ENV: &str = "MCP_ELICIT_TEST_PG";
 const PG_DEFAULT: &str = "postgres://postgres@127.0.0.1:5432/test";
@@ -129,26 +129,6 @@ fn result_text(messages: &[Value], id: u64) -> String {
         .as_str()
         .unwrap_or_default()
         .to_owned()
-}
-
-/// Opens the page at `url` and posts its form to `action` with `fields` (plus the id and
-/// CSRF token the page carries), as a browser on `base` does.
-async fn answer_page(
-    browser: &mut Browser,
-    base: &str,
-    url: &str,
-    id: &str,
-    action: &str,
-    fields: &[(&str, &str)],
-) -> String {
-    let page = browser.open(url).await;
-    assert_eq!(page.status, 200, "{}", page.body);
-    let csrf = hidden_value(&page.body, "csrf").expect("csrf field");
-    let mut all = vec![("elicitationId", id), ("csrf", csrf.as_str())];
-    all.extend_from_slice(fields);
-    let done = browser.submit(&format!("{base}{action}"), &all, base).await;
-    assert_eq!(done.status, 200, "{}", done.body);
-    done.body
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

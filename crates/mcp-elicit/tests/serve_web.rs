@@ -23,7 +23,7 @@ mod support;
 use reqwest::Method;
 use support::browser::{Browser, Page, hidden_value};
 use support::driver::{node, tools_dir};
-use support::{McpClient, Server, VAULT_KEY, WAIT, free_port};
+use support::{McpClient, Server, VAULT_KEY, WAIT, answer_page, free_port};
 
 /// The test OpenID provider (the web crate's), redirecting back to `web_base`.
 async fn start_provider(web_base: &str) -> (tokio::process::Child, String) {
@@ -220,17 +220,15 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
     // The token's user signs in and enters the key.
     let secret = format!("sk_serve_web_{}", std::process::id());
     let mut browser = Browser::new("mcp-test-cc");
-    let page = browser.open(&url).await;
-    assert_eq!(page.status, 200, "{}", page.body);
-    let csrf = hidden_value(&page.body, "csrf").expect("csrf field");
-    let done = browser
-        .submit(
-            &format!("{base}/connect/secret"),
-            &[("elicitationId", &id), ("csrf", &csrf), ("secret", &secret)],
-            &base,
-        )
-        .await;
-    assert_eq!(done.status, 200, "{}", done.body);
+    answer_page(
+        &mut browser,
+        &base,
+        &url,
+        &id,
+        "/connect/secret",
+        &[("secret", &secret)],
+    )
+    .await;
     client.wait_for_completion(&id).await;
     let retry = client.post(call).await;
     let result = retry.iter().find(|m| m["id"] == 3).expect("response");
@@ -241,21 +239,15 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
     let buy = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
         "params": {"name": "approve_purchase", "arguments": {"item": "Widget", "amount": "42.00 EUR"}}});
     let (buy_id, buy_url) = client.url_required(buy.clone()).await;
-    let page = browser.open(&buy_url).await;
-    assert_eq!(page.status, 200, "{}", page.body);
-    let csrf = hidden_value(&page.body, "csrf").expect("csrf");
-    let done = browser
-        .submit(
-            &format!("{base}/connect/confirm"),
-            &[
-                ("elicitationId", &buy_id),
-                ("csrf", &csrf),
-                ("decision", "confirm"),
-            ],
-            &base,
-        )
-        .await;
-    assert_eq!(done.status, 200, "{}", done.body);
+    answer_page(
+        &mut browser,
+        &base,
+        &buy_url,
+        &buy_id,
+        "/connect/confirm",
+        &[("decision", "confirm")],
+    )
+    .await;
     client.wait_for_completion(&buy_id).await;
     let retry = client.post(buy).await;
     let result = retry.iter().find(|m| m["id"] == 4).expect("response");
@@ -270,16 +262,15 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
     let connect = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
         "params": {"name": "connect_provider", "arguments": {}}});
     let (oauth_id, oauth_url) = client.url_required(connect.clone()).await;
-    let page = browser.open(&oauth_url).await;
-    let csrf = hidden_value(&page.body, "csrf").expect("csrf");
-    let done = browser
-        .submit(
-            &format!("{base}/connect/oauth"),
-            &[("elicitationId", &oauth_id), ("csrf", &csrf)],
-            &base,
-        )
-        .await;
-    assert_eq!(done.status, 200, "{}", done.body);
+    answer_page(
+        &mut browser,
+        &base,
+        &oauth_url,
+        &oauth_id,
+        "/connect/oauth",
+        &[],
+    )
+    .await;
     client.wait_for_completion(&oauth_id).await;
     let retry = client.post(connect).await;
     let result = retry.iter().find(|m| m["id"] == 5).expect("response");
@@ -600,20 +591,15 @@ async fn local_mode_serves_the_url_flows_for_the_local_user() {
     let buy = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
         "params": {"name": "approve_purchase", "arguments": {"item": "Tea", "amount": "3 EUR"}}});
     let (buy_id, buy_url) = client.url_required(buy.clone()).await;
-    let page = browser.open(&buy_url).await;
-    let csrf = hidden_value(&page.body, "csrf").expect("csrf");
-    let done = browser
-        .submit(
-            &format!("{base}/connect/confirm"),
-            &[
-                ("elicitationId", &buy_id),
-                ("csrf", &csrf),
-                ("decision", "cancel"),
-            ],
-            &base,
-        )
-        .await;
-    assert_eq!(done.status, 200, "{}", done.body);
+    answer_page(
+        &mut browser,
+        &base,
+        &buy_url,
+        &buy_id,
+        "/connect/confirm",
+        &[("decision", "cancel")],
+    )
+    .await;
     client.wait_for_completion(&buy_id).await;
     let retry = client.post(buy).await;
     let result = retry.iter().find(|m| m["id"] == 3).expect("response");

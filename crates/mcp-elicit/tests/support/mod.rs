@@ -10,6 +10,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use self::browser::{Browser, hidden_value};
+
 #[path = "../../../web/tests/web/browser.rs"]
 pub mod browser;
 #[path = "../../../web/tests/web/driver.rs"]
@@ -222,4 +224,24 @@ impl McpClient {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
+}
+
+/// Opens the page at `url` and posts its form to `action` with `fields` (plus the id and
+/// CSRF token the page carries), as a browser on `base` does.
+pub async fn answer_page(
+    browser: &mut Browser,
+    base: &str,
+    url: &str,
+    id: &str,
+    action: &str,
+    fields: &[(&str, &str)],
+) -> String {
+    let page = browser.open(url).await;
+    assert_eq!(page.status, 200, "{}", page.body);
+    let csrf = hidden_value(&page.body, "csrf").expect("csrf field");
+    let mut all = vec![("elicitationId", id), ("csrf", csrf.as_str())];
+    all.extend_from_slice(fields);
+    let done = browser.submit(&format!("{base}{action}"), &all, base).await;
+    assert_eq!(done.status, 200, "{}", done.body);
+    done.body
 }
