@@ -118,19 +118,6 @@ fn approve(id: u64) -> Value {
         "params": {"name": "approve_purchase", "arguments": {"item": "Tea", "amount": "3 EUR"}}})
 }
 
-/// The text of the result of call `id` among `messages`.
-fn result_text(messages: &[Value], id: u64) -> String {
-    let m = messages
-        .iter()
-        .find(|m| m["id"] == id)
-        .unwrap_or_else(|| panic!("no response to {id}: {messages:?}"));
-    assert_eq!(m["result"]["isError"], false, "{m}");
-    m["result"]["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_nodes_on_one_postgres_database_share_url_flows_and_completions() {
     let db = PgDatabase::create().await;
@@ -163,8 +150,8 @@ async fn two_nodes_on_one_postgres_database_share_url_flows_and_completions() {
     assert!(!body.contains(&secret));
     // B completed it; the notification reaches the client on A.
     client.wait_for_completion(&key_id).await;
-    let retry = client.post(set_api_key(3)).await;
-    assert!(result_text(&retry, 3).contains("on file"), "{retry:?}");
+    let text = client.call_text(set_api_key(3)).await;
+    assert!(text.contains("on file"), "{text}");
 
     let (buy_id, buy_url) = client.url_required(approve(4)).await;
     answer_page(
@@ -177,8 +164,10 @@ async fn two_nodes_on_one_postgres_database_share_url_flows_and_completions() {
     )
     .await;
     client.wait_for_completion(&buy_id).await;
-    let retry = client.post(approve(5)).await;
-    assert_eq!(result_text(&retry, 5), "Approved: Buy Tea for 3 EUR.");
+    assert_eq!(
+        client.call_text(approve(5)).await,
+        "Approved: Buy Tea for 3 EUR."
+    );
     // The answer is used once: the next identical purchase asks again.
     let (again, _) = client.url_required(approve(6)).await;
     assert_ne!(again, buy_id);
@@ -231,13 +220,12 @@ async fn web_url_flows_started_before_sigkill_finish_after_the_restart() {
     .await;
     // The old session died with the process: the client reconnects and retries.
     let mut client_after = client(&base).await;
-    let retry = client_after.post(approve(4)).await;
     assert_eq!(
-        result_text(&retry, 4),
+        client_after.call_text(approve(4)).await,
         "You cancelled: Buy Tea for 3 EUR. Nothing was bought."
     );
-    let retry = client_after.post(set_api_key(5)).await;
-    assert!(result_text(&retry, 5).contains("on file"), "{retry:?}");
+    let text = client_after.call_text(set_api_key(5)).await;
+    assert!(text.contains("on file"), "{text}");
     // Answered pages stay answered after the restart: a second visit changes nothing.
     let page = browser.open(&buy_url).await;
     assert_eq!(page.status, 404, "{}", page.body);

@@ -230,10 +230,8 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
     )
     .await;
     client.wait_for_completion(&id).await;
-    let retry = client.post(call).await;
-    let result = retry.iter().find(|m| m["id"] == 3).expect("response");
-    assert_eq!(result["result"]["isError"], false, "{result}");
-    assert!(result.to_string().contains("on file"), "{result}");
+    let text = client.call_text(call).await;
+    assert!(text.contains("on file"), "{text}");
 
     // approve_purchase: confirm on the page, the retry reports it.
     let buy = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
@@ -249,13 +247,10 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
     )
     .await;
     client.wait_for_completion(&buy_id).await;
-    let retry = client.post(buy).await;
-    let result = retry.iter().find(|m| m["id"] == 4).expect("response");
+    let text = client.call_text(buy).await;
     assert!(
-        result
-            .to_string()
-            .contains("Approved: Buy Widget for 42.00 EUR"),
-        "{result}"
+        text.contains("Approved: Buy Widget for 42.00 EUR"),
+        "{text}"
     );
 
     // connect_provider: third-party OAuth configured by --provider-config.
@@ -272,12 +267,8 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
     )
     .await;
     client.wait_for_completion(&oauth_id).await;
-    let retry = client.post(connect).await;
-    let result = retry.iter().find(|m| m["id"] == 5).expect("response");
-    assert!(
-        result.to_string().contains("account is connected"),
-        "{result}"
-    );
+    let text = client.call_text(connect).await;
+    assert!(text.contains("account is connected"), "{text}");
 
     let received = client.received.lock().expect("lock").clone();
     assert!(
@@ -400,9 +391,8 @@ async fn authorized_flows_survive_sigkill_while_the_user_is_at_the_provider() {
     assert_eq!(done.status, 200, "{}", done.body);
     // The old MCP session died with the process: reconnect and retry.
     let (mut client, _) = authorized_client(&base, &issuer).await;
-    let retry = client.post(key_call).await;
-    let result = retry.iter().find(|m| m["id"] == 3).expect("response");
-    assert!(result.to_string().contains("on file"), "{result}");
+    let text = client.call_text(key_call).await;
+    assert!(text.contains("on file"), "{text}");
 
     // Third-party authorization started by the second process, finished by a third.
     let connect = json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call",
@@ -424,12 +414,8 @@ async fn authorized_flows_survive_sigkill_while_the_user_is_at_the_provider() {
     let done = browser.follow(at_provider).await;
     assert_eq!(done.status, 200, "{}\n{}", done.body, server.log());
     let (mut client, _) = authorized_client(&base, &issuer).await;
-    let retry = client.post(connect).await;
-    let result = retry.iter().find(|m| m["id"] == 5).expect("response");
-    assert!(
-        result.to_string().contains("account is connected"),
-        "{result}"
-    );
+    let text = client.call_text(connect).await;
+    assert!(text.contains("account is connected"), "{text}");
     assert!(!server.log().contains(&secret));
 }
 
@@ -583,10 +569,8 @@ async fn local_mode_serves_the_url_flows_for_the_local_user() {
         .await;
     assert_eq!(done.status, 200, "{}", done.body);
     client.wait_for_completion(&id).await;
-    let retry = client.post(call).await;
-    let result = retry.iter().find(|m| m["id"] == 2).expect("response");
-    assert_eq!(result["result"]["isError"], false, "{result}");
-    assert!(result.to_string().contains("on file"), "{result}");
+    let text = client.call_text(call).await;
+    assert!(text.contains("on file"), "{text}");
 
     let buy = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
         "params": {"name": "approve_purchase", "arguments": {"item": "Tea", "amount": "3 EUR"}}});
@@ -601,14 +585,8 @@ async fn local_mode_serves_the_url_flows_for_the_local_user() {
     )
     .await;
     client.wait_for_completion(&buy_id).await;
-    let retry = client.post(buy).await;
-    let result = retry.iter().find(|m| m["id"] == 3).expect("response");
-    assert!(
-        result
-            .to_string()
-            .contains("You cancelled: Buy Tea for 3 EUR"),
-        "{result}"
-    );
+    let text = client.call_text(buy).await;
+    assert!(text.contains("You cancelled: Buy Tea for 3 EUR"), "{text}");
     // No provider is configured in local mode: a clear error, not a page.
     let connect = client
         .post(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",

@@ -207,6 +207,14 @@ impl McpClient {
         )
     }
 
+    /// Sends `call` (a `tools/call` request) and returns the text of its successful
+    /// result.
+    pub async fn call_text(&mut self, call: Value) -> String {
+        let id = call["id"].clone();
+        let messages = self.post(call).await;
+        result_text(&messages, &id)
+    }
+
     pub async fn wait_for_completion(&self, id: &str) {
         let deadline = Instant::now() + Duration::from_secs(10);
         loop {
@@ -244,4 +252,18 @@ pub async fn answer_page(
     let done = browser.submit(&format!("{base}{action}"), &all, base).await;
     assert_eq!(done.status, 200, "{}", done.body);
     done.body
+}
+
+/// The text of the successful result of call `id` among `messages` (panics, showing
+/// them, on an error or no answer).
+pub fn result_text(messages: &[Value], id: &Value) -> String {
+    let m = messages
+        .iter()
+        .find(|m| &m["id"] == id)
+        .unwrap_or_else(|| panic!("no response to {id}: {messages:?}"));
+    assert_eq!(m["result"]["isError"], false, "{m}");
+    m["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
