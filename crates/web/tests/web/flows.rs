@@ -327,6 +327,28 @@ async fn unknown_tampered_or_malformed_ids_get_404_or_400_and_change_nothing() {
     assert!(stack.stored_secret(&alice, SECRET_NAME).await.is_none());
 }
 
+/// Posts `decision` for elicitation `id` on the confirmation page (same origin, with the
+/// session's CSRF token).
+async fn decide(
+    stack: &Stack,
+    browser: &mut Browser,
+    csrf: &str,
+    id: &str,
+    decision: &str,
+) -> Page {
+    browser
+        .submit(
+            &format!("{}/connect/confirm", stack.base),
+            &[
+                ("elicitationId", id),
+                ("csrf", csrf),
+                ("decision", decision),
+            ],
+            &stack.base,
+        )
+        .await
+}
+
 #[tokio::test]
 async fn confirmation_page_records_confirm_and_cancel_and_completes() {
     let stack = Stack::start().await;
@@ -344,51 +366,21 @@ async fn confirmation_page_records_confirm_and_cancel_and_completes() {
     let csrf = hidden_value(&page.body, "csrf").expect("csrf");
     let url = format!("{}/connect/confirm", stack.base);
     // An unknown decision changes nothing.
-    let bad = browser
-        .submit(
-            &url,
-            &[
-                ("elicitationId", &pay),
-                ("csrf", &csrf),
-                ("decision", "maybe"),
-            ],
-            &stack.base,
-        )
-        .await;
+    let bad = decide(&stack, &mut browser, &csrf, &pay, "maybe").await;
     assert_eq!(bad.status, 400);
     assert!(stack.is_pending(&alice, &pay).await);
     assert_eq!(stack.confirmation(&alice, &pay).await, None);
     // A GET cannot confirm.
     let get = browser.request(Method::GET, &url, None, None).await;
     assert_eq!(get.status, 405);
-    let ok = browser
-        .submit(
-            &url,
-            &[
-                ("elicitationId", &pay),
-                ("csrf", &csrf),
-                ("decision", "confirm"),
-            ],
-            &stack.base,
-        )
-        .await;
+    let ok = decide(&stack, &mut browser, &csrf, &pay, "confirm").await;
     assert_eq!(ok.status, 200, "{}", ok.body);
     assert_eq!(
         stack.confirmation(&alice, &pay).await,
         Some(ConfirmOutcome::Confirmed)
     );
     assert!(!stack.is_pending(&alice, &pay).await);
-    let no = browser
-        .submit(
-            &url,
-            &[
-                ("elicitationId", &decline),
-                ("csrf", &csrf),
-                ("decision", "cancel"),
-            ],
-            &stack.base,
-        )
-        .await;
+    let no = decide(&stack, &mut browser, &csrf, &decline, "cancel").await;
     assert_eq!(no.status, 200);
     assert_eq!(
         stack.confirmation(&alice, &decline).await,
@@ -398,17 +390,7 @@ async fn confirmation_page_records_confirm_and_cancel_and_completes() {
     // Another user reads no outcome.
     assert_eq!(stack.confirmation(&stack.user("bob"), &pay).await, None);
     // A second click is refused (completed at most once) and does not flip the outcome.
-    let twice = browser
-        .submit(
-            &url,
-            &[
-                ("elicitationId", &pay),
-                ("csrf", &csrf),
-                ("decision", "cancel"),
-            ],
-            &stack.base,
-        )
-        .await;
+    let twice = decide(&stack, &mut browser, &csrf, &pay, "cancel").await;
     assert_eq!(twice.status, 404);
     assert_eq!(
         stack.confirmation(&alice, &pay).await,
