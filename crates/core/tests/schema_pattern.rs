@@ -189,6 +189,58 @@ fn exponential_patterns_no_automaton_can_run_are_refused_with_the_reason() {
 }
 
 #[test]
+fn nested_repetitions_match_like_v8_on_the_automaton() {
+    // regress 0.12 answers each of these wrongly (or, for the last, never returns);
+    // the answers are V8's, and the automaton gives them.
+    let cases: &[(&str, &str, bool)] = &[
+        (r"(?:(?:\s{1,3}.?){2}){2}", " \u{a0}  ", true),
+        ("^(?:(?:a{1,2}){2}){2}$", "aaaa", true),
+        ("^(?:(?:a..|a)?){0,2}$", "aaaaa", false),
+        ("^(?:(?:a..|a)?){0,2}$", "aaaa", true),
+        ("(?:(?:b?)?){2}$", "ba", true),
+    ];
+    for (source, text, want) in cases {
+        let p = pattern(source);
+        assert!(p.is_linear(), "{source}");
+        assert_eq!(
+            p.is_match_bounded(text),
+            Some(*want),
+            "{source} on {text:?}"
+        );
+    }
+}
+
+#[test]
+fn nested_repetitions_only_a_backtracking_engine_could_run_are_refused() {
+    // With a lookaround or a backreference these would run on regress, which loops
+    // forever on the first (a hostile schema's default made validation hang) and answers
+    // the others wrongly. Refused at parse time, with the reason and the place.
+    for (source, default) in [
+        ("^(?=.)(?:(?:b?)?){2}$", "ba"),
+        ("^(?=a)(?:(?:a{1,2}){2}){2}$", "aaaa"),
+        (r"^(a)(?:(?:\1..|a)?){0,2}$", "aaaaa"),
+        ("(?<!x)(?:y(?:b|b?){2}?a){2}$", "ybaya"),
+    ] {
+        let err = Schema::parse(&json!({
+            "type": "object",
+            "properties": {"p": {"type": "string", "pattern": source, "default": default}}
+        }))
+        .expect_err(source);
+        let e = err.first();
+        assert_eq!(
+            e.kind(),
+            mcp_elicit_core::ErrorKind::InvalidPattern,
+            "{source}"
+        );
+        assert_eq!(e.pointer(), "/properties/p/pattern");
+        let message = e.to_string();
+        for needle in ["linear time", "quantified group", "at character"] {
+            assert!(message.contains(needle), "{source}: {message}");
+        }
+    }
+}
+
+#[test]
 fn linear_anchored_patterns_are_not_slow() {
     let p = pattern("^[A-Za-z]+$");
     assert!(!p.may_be_slow(1_000_000));

@@ -16,7 +16,11 @@
 //!   inputs are not checked, and a caller reports them as such, failing closed;
 //! - a pattern of the second kind that also has a shape prone to exponential
 //!   backtracking (a repeated group that itself repeats or alternates, as in `(a+)+\1`)
-//!   is refused with a sentence saying why: no input bound makes it safe.
+//!   is refused with a sentence saying why: no input bound makes it safe;
+//! - so is one of the second kind that repeats a group containing a quantified group
+//!   (`(?=.)((ab)?){2}`): `regress` 0.12 answers such nestings wrongly or loops forever
+//!   (`(?:(?:b?)?){2}$` on `ba`; differential runs against V8 found both), and a
+//!   validator that hangs on a hostile schema's default is a denial of service.
 
 use super::{linear, redos};
 
@@ -99,6 +103,14 @@ impl Pattern {
                     return Err(format!(
                         "the pattern cannot be matched in linear time ({why}), and {risk}: a \
                          backtracking match could take exponential time, so it is refused"
+                    ));
+                }
+                if let Some(risk) = shape.nested_repetition {
+                    return Err(format!(
+                        "the pattern cannot be matched in linear time ({why}), and {risk}: \
+                         it is refused rather than checked wrongly (repeat the inner group's \
+                         contents without the outer group, or drop the lookaround or \
+                         backreference)"
                     ));
                 }
                 let max_chars = redos::max_len_within(shape.anchored, &shape.bounds, STEP_BUDGET);

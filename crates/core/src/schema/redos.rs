@@ -29,6 +29,8 @@ struct Inside {
     repeat: bool,
     /// An alternation `|`.
     alternation: bool,
+    /// A quantified group (`(?:b?)?`, `(ab){1,2}`).
+    quantified_group: bool,
 }
 
 impl Inside {
@@ -36,6 +38,7 @@ impl Inside {
         self.unbounded |= other.unbounded;
         self.repeat |= other.repeat;
         self.alternation |= other.alternation;
+        self.quantified_group |= other.quantified_group;
     }
 }
 
@@ -45,6 +48,11 @@ pub(crate) struct Shape {
     /// The first construct prone to exponential backtracking, as the end of a sentence
     /// (`it repeats ... a group that ...`), when there is one.
     pub(crate) exponential: Option<String>,
+    /// The first repeated group that contains a quantified group (`(?:(?:b?)?){2}`), as
+    /// the end of a sentence, when there is one. `regress` 0.12 answers such patterns
+    /// wrongly (`^(?:(?:a{1,2}){2}){2}$` does not match `aaaa`) or never returns
+    /// (`(?:(?:b?)?){2}$` on `ba`), so they must not run on it.
+    pub(crate) nested_repetition: Option<String>,
     /// The upper bounds of its repetitions and backreferences (`None` = unbounded).
     pub(crate) bounds: Vec<Option<u64>>,
     /// Whether the pattern is anchored at the start (`^` and no alternation that could
@@ -116,6 +124,8 @@ fn scan(source: &str) -> Result<Shape, String> {
     // Whether that atom is an assertion (`^`, `$`, `\b`, `\B`, a lookaround), which
     // ECMA-262 with the `u` flag does not allow to be quantified (regress does).
     let mut last_is_assertion = false;
+    // Whether that atom is a group (so quantifying it makes a quantified group).
+    let mut last_is_group = false;
     // For each open group, whether it is a lookaround.
     let mut lookarounds: Vec<bool> = Vec::new();
     let mut i = 0;
@@ -132,10 +142,12 @@ fn scan(source: &str) -> Result<Shape, String> {
                 }
                 i = skip_escape(&chars, i);
                 last_atom = Some(Inside::default());
+                last_is_group = false;
             }
             '[' => {
                 i = skip_class(&chars, i);
                 last_atom = Some(Inside::default());
+                last_is_group = false;
                 last_is_assertion = false;
             }
             '(' => {
@@ -147,6 +159,7 @@ fn scan(source: &str) -> Result<Shape, String> {
                 lookarounds.push(lookaround);
                 i = skip_group_prefix(&chars, i);
                 last_atom = None;
+                last_is_group = false;
                 last_is_assertion = false;
             }
             ')' => {
@@ -159,6 +172,7 @@ fn scan(source: &str) -> Result<Shape, String> {
                     top.merge(inner);
                 }
                 last_atom = Some(inner);
+                last_is_group = true;
                 last_is_assertion = lookarounds.pop().unwrap_or(false);
                 i += 1;
             }
@@ -167,6 +181,7 @@ fn scan(source: &str) -> Result<Shape, String> {
                     top.alternation = true;
                 }
                 last_atom = None;
+                last_is_group = false;
                 last_is_assertion = false;
                 i += 1;
             }
@@ -174,6 +189,7 @@ fn scan(source: &str) -> Result<Shape, String> {
                 let Some((min_max, next)) = quantifier(&chars, i) else {
                     // A `{` that does not start a quantifier is a literal (non-u syntax).
                     last_atom = Some(Inside::default());
+                    last_is_group = false;
                     last_is_assertion = false;
                     i += 1;
                     continue;
@@ -195,14 +211,23 @@ fn scan(source: &str) -> Result<Shape, String> {
                 {
                     shape.exponential = Some(risk_sentence(&chars, i, next));
                 }
+                if let Some(atom) = last_atom
+                    && shape.nested_repetition.is_none()
+                    && repeat
+                    && atom.quantified_group
+                {
+                    shape.nested_repetition = Some(nesting_sentence(&chars, i, next));
+                }
                 if repeat {
                     shape.bounds.push(max);
                 }
                 if let Some(top) = stack.last_mut() {
                     top.unbounded |= unbounded;
                     top.repeat |= repeat;
+                    top.quantified_group |= last_is_group;
                 }
                 last_atom = None;
+                last_is_group = false;
                 // A lazy quantifier (`*?`) is a quantifier too: skip its `?`.
                 i = if chars.get(next) == Some(&'?') {
                     next + 1
@@ -212,6 +237,7 @@ fn scan(source: &str) -> Result<Shape, String> {
             }
             _ => {
                 last_atom = Some(Inside::default());
+                last_is_group = false;
                 last_is_assertion = matches!(c, '^' | '$');
                 i += 1;
             }
@@ -225,6 +251,16 @@ fn risk_sentence(chars: &[char], start: usize, end: usize) -> String {
     format!(
         "it repeats (with `{quant}` at character {}) a group that itself contains a \
          repetition or an alternation, as in `(a+)+` or `(a|b)*`",
+        start + 1
+    )
+}
+
+fn nesting_sentence(chars: &[char], start: usize, end: usize) -> String {
+    let quant: String = chars.get(start..end).unwrap_or_default().iter().collect();
+    format!(
+        "it repeats (with `{quant}` at character {}) a group that itself contains a \
+         quantified group, as in `((ab)?){{2}}`, which the backtracking engine (regress \
+         0.12) can answer wrongly or never finish",
         start + 1
     )
 }
@@ -374,6 +410,42 @@ mod tests {
             "(?=a)a+",
         ] {
             assert_eq!(exponential(p), None, "{p} should pass");
+        }
+    }
+
+    fn nested(p: &str) -> Option<String> {
+        analyze(p).ok().and_then(|shape| shape.nested_repetition)
+    }
+
+    #[test]
+    fn flags_repeated_groups_that_contain_quantified_groups() {
+        // Each of these makes regress 0.12 answer wrongly or loop forever (found by
+        // differential runs against V8); the shape is found at any depth.
+        for p in [
+            "(?:(?:b?)?){2}$",
+            "^(?:(?:a{1,2}){2}){2}$",
+            "^(?:(?:a..|a)?){0,2}$",
+            r"(?:(?:\s{1,3}.?){2}){2}",
+            "^(?=[ab])(?:(?:.(?:b|b?){2}?a+))*$",
+            "^(?:x(?:y(a)?)){1,3}",
+            "((ab)?){2}",
+        ] {
+            assert!(nested(p).is_some(), "{p} should be flagged");
+        }
+        let sentence = nested("^(?:(?:b?)?){2}$").unwrap_or_default();
+        assert!(sentence.contains("`{2}` at character 13"), "{sentence}");
+        // A repeated group of quantified characters, a quantified group under an
+        // optional one, groups in sequence, and classes that look like groups are fine.
+        for p in [
+            r"^(\d{1,3}\.){3}\d{1,3}$",
+            "(?:a?b{1,2}|c*){2}",
+            "(?:x(?:ab)?)?",
+            "(?:ab)?(?:cd){2}",
+            "(?:(?:ab)){2}",
+            r"[(]a?[)]{2}",
+            r"\(a?\){2}",
+        ] {
+            assert_eq!(nested(p), None, "{p} should pass");
         }
     }
 
