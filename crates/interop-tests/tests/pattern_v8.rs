@@ -150,8 +150,16 @@ fn v8(cases: &[(String, Vec<String>)]) -> Vec<Value> {
 
 #[test]
 fn patterns_match_exactly_as_v8_does() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
-    let cases: Vec<(String, Vec<String>)> = (0..4000)
+    // The same cases on every run; a longer hunt: MCP_ELICIT_V8_SEED=N MCP_ELICIT_V8_CASES=N.
+    let env = |name: &str, default: u64| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let mut rng = Rng(env("MCP_ELICIT_V8_SEED", 0x9E37_79B9_7F4A_7C15) | 1);
+    let count = env("MCP_ELICIT_V8_CASES", 4000) as usize;
+    let cases: Vec<(String, Vec<String>)> = (0..count)
         .map(|i| {
             let backref = i % 5 == 0;
             let body = pattern(&mut rng, 3, backref);
@@ -189,15 +197,16 @@ fn patterns_match_exactly_as_v8_does() {
         );
     }
     let report = worker.join().expect("worker");
+    eprintln!("{count} patterns: {report:?}");
     assert!(
         report.wrong.is_empty(),
         "answers differ from V8:\n{}",
         report.wrong.join("\n")
     );
     // The generator must keep exercising both engines, and most patterns must be usable.
-    assert!(report.linear > 2000, "{report:?}");
-    assert!(report.backtracking > 300, "{report:?}");
-    assert!(report.refused < 1000, "{report:?}");
+    assert!(report.linear > count / 2, "{report:?}");
+    assert!(report.backtracking > count / 12, "{report:?}");
+    assert!(report.refused < count / 4, "{report:?}");
 }
 
 #[derive(Debug, Default)]
@@ -205,6 +214,8 @@ struct Report {
     linear: usize,
     backtracking: usize,
     refused: usize,
+    /// Texts past a backtracking pattern's length bound (not checked, by design).
+    unchecked: usize,
     /// Refusals by reason: exponential backtracking, nested repetition, V8 refuses too.
     reasons: [usize; 3],
     wrong: Vec<String>,
@@ -221,7 +232,11 @@ impl Report {
                 }
                 for (text, want) in texts.iter().zip(expected) {
                     let got = p.is_match_bounded(text);
-                    if got != want.as_bool() {
+                    // `None`: longer than the bound computed for a backtracking pattern,
+                    // reported as unchecked (fail closed), never answered.
+                    if got.is_none() && !p.is_linear() && p.may_be_slow(text.chars().count()) {
+                        self.unchecked += 1;
+                    } else if got != want.as_bool() {
                         self.wrong
                             .push(format!("{source:?} on {text:?}: ours {got:?}, V8 {want}"));
                     }
