@@ -63,9 +63,10 @@ fn refuse(rule: &str, detail: impl std::fmt::Display) -> Error {
 ///   `api_key`, `sig`, `password`...), an authorization response (`code` with `state`),
 ///   or a token-shaped value (a JWT, a well-known API key prefix): servers MUST NOT send
 ///   pre-authenticated URLs or credentials in URLs;
-/// - `no_personal_data`: an e-mail address in the path, query or fragment: servers MUST
-///   NOT put personal identifiable information about the user in the URL (identify the
-///   user on the page instead).
+/// - `no_personal_data`: an e-mail address or a payment card number in the path, query
+///   or fragment, or a query or fragment parameter named for personal data (`phone`,
+///   `ssn`, `date_of_birth`, `last_name`...): servers MUST NOT put personal identifiable
+///   information about the user in the URL (identify the user on the page instead).
 ///
 /// ```
 /// use mcp_elicit_core::url_safety::{check_server_url, ServerUrlPolicy};
@@ -181,12 +182,12 @@ pub fn check_server_url(input: &str, policy: &ServerUrlPolicy) -> Result<Url, Er
             format!("{what}; servers must not send credentials or pre-authenticated URLs"),
         ));
     }
-    if let Some(place) = personal::email_place(&url) {
+    if let Some((place, what)) = personal::personal_data(&url) {
         return Err(refuse(
             "no_personal_data",
             format!(
-                "the {place} contains an e-mail address; servers must not put personal \
-                 information about the user in the URL (identify the user on the page instead)"
+                "the {place} contains {what}; servers must not put personal information \
+                 about the user in the URL (identify the user on the page instead)"
             ),
         ));
     }
