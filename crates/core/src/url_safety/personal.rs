@@ -48,7 +48,11 @@ pub(crate) fn personal_data(url: &Url) -> Option<(&'static str, String)> {
             (!value.trim().is_empty() && is_personal_parameter(&name, &value)).then(|| {
                 (
                     place,
-                    format!("a parameter named for personal data (`{name}`)"),
+                    // Escaped: the name ends up in logs.
+                    format!(
+                        "a parameter named for personal data (`{}`)",
+                        name.escape_debug()
+                    ),
                 )
             })
         })
