@@ -18,7 +18,28 @@ const WORD: &str = "0-9A-Za-z_";
 
 /// The compiled automaton: the `regex` crate's engine (`regex-automata`'s meta regex,
 /// with the same syntax defaults), used directly for its memory accounting.
-pub(crate) type Automaton = regex_automata::meta::Regex;
+#[derive(Debug, Clone)]
+pub(crate) struct Automaton(regex_automata::meta::Regex);
+
+impl Automaton {
+    /// Whether `text` contains a match.
+    ///
+    /// Not `meta::Regex::is_match`: in regex-automata 0.4.19 its earliest-match search
+    /// answers `false` when the first match it meets is an empty one inside a code point
+    /// (which UTF-8 mode discards) and a real match started earlier: `x.|a*(?-u:\B)`
+    /// on "x😀a" has the match "x😀", which `find` reports and `is_match` misses (found by
+    /// the differential test below). A leftmost-first half search has no such shortcut.
+    pub(crate) fn is_match(&self, text: &str) -> bool {
+        self.0
+            .search_half(&regex_automata::Input::new(text))
+            .is_some()
+    }
+
+    /// Heap memory the automaton uses, in bytes.
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.0.memory_usage()
+    }
+}
 
 /// Compiles the linear-time equivalent of an ECMA-262 pattern within `size_limit`
 /// bytes of automaton, or `None` when the pattern uses a non-regular construct or the
@@ -26,10 +47,11 @@ pub(crate) type Automaton = regex_automata::meta::Regex;
 /// `^\p{L}{1,100}$` takes about 5 MB and tens of milliseconds to build).
 pub(crate) fn compile(source: &str, size_limit: usize) -> Option<Automaton> {
     let config = regex_automata::meta::Config::new().nfa_size_limit(Some(size_limit));
-    Automaton::builder()
+    regex_automata::meta::Regex::builder()
         .configure(config)
         .build(&translate(source)?)
         .ok()
+        .map(Automaton)
 }
 
 /// The `regex`-crate spelling of an ECMA-262 (`u` flag) pattern already accepted by
@@ -462,6 +484,20 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_empty_match_inside_a_code_point_does_not_hide_an_earlier_match() {
+        // regex-automata's own `is_match` answers `false` for each of these.
+        for (pattern, text) in [
+            (r"x.|a*\B", "x😀a"),
+            (r".{2}|(a*)\B", "1😀a\na"),
+            (r"[^\n]{2}|\B", "1😀"),
+        ] {
+            assert_eq!(both(pattern, text), (true, true), "{pattern} on {text:?}");
+        }
+        // And `\B` alone still finds no place between the bytes of one code point.
+        assert_eq!(both(r"\B", "a😀a"), (false, false));
     }
 
     #[test]
