@@ -431,3 +431,33 @@ fn delimiter_tricks_resolve_to_the_real_host() {
     // A trailing dot on an IPv4 address is the normal form with a dot, not an obfuscation.
     assert!(!analyze("https://127.0.0.1./").has(C::IpUnusualNotation));
 }
+
+#[test]
+fn personal_data_in_the_link_is_pointed_out_without_being_repeated() {
+    for (input, what) in [
+        (
+            "https://example.com/connect?email=alice@example.com",
+            "e-mail address",
+        ),
+        (
+            "https://example.com/pay?card=4111111111111111",
+            "payment card number",
+        ),
+        ("https://example.com/#/me?phone=%2B14155552671", "`phone`"),
+    ] {
+        let a = assert_warns(input, C::PersonalData);
+        let message = a
+            .warnings
+            .iter()
+            .find(|w| w.code == C::PersonalData)
+            .map(|w| w.message.clone())
+            .unwrap_or_default();
+        assert!(message.contains(what), "{input}: {message}");
+        for value in ["alice", "4111", "4155552671"] {
+            assert!(!message.contains(value), "{input}: {message}");
+        }
+    }
+    // Ordinary ids are not personal data.
+    let a = analyze("https://shop.example/orders/1098765432109876543?mobile=1");
+    assert!(!a.has(C::PersonalData), "{:?}", a.warnings);
+}

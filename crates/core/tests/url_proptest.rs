@@ -84,6 +84,7 @@ fn check_consistency(input: &str) {
             C::CredentialParameter,
             C::AuthorizationCode,
             C::TokenLikeValue,
+            C::PersonalData,
             C::LongUrl,
             C::InvisibleCharacters,
             C::ControlCharacters,

@@ -244,6 +244,15 @@ fn analyze_into(input: &str, a: &mut UrlAnalysis, f: &mut Vec<UrlFinding>) {
     }
 
     credential_findings(&url, f);
+    if let Some((place, what)) = personal::personal_data(&url) {
+        warn(
+            f,
+            C::PersonalData,
+            format!(
+                "The link's {place} contains {what}: personal information about you that servers must not put in a link (links end up in browser history and server logs)."
+            ),
+        );
+    }
 
     if url.as_str().len() > LONG_URL_LEN {
         warn(

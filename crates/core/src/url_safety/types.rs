@@ -135,6 +135,10 @@ finding_codes! {
     /// A value shaped like a token (a JWT, a well-known API key prefix) anywhere in the
     /// path, query or fragment. (warn)
     TokenLikeValue => "token_like_value",
+    /// Personal data about the user in the path, query or fragment: an e-mail address,
+    /// a payment card number, a parameter named for it (`phone`, `ssn`, `dob`...).
+    /// (warn)
+    PersonalData => "personal_data",
     /// Longer than [`LONG_URL_LEN`](super::LONG_URL_LEN) characters. (warn)
     LongUrl => "long_url",
     /// The input holds invisible or direction-changing characters (RTL override,
