@@ -144,6 +144,9 @@ async fn urls_carrying_personal_data_or_credentials_are_never_sent() {
         "https://mcp.example.com/connect?email=alice%40example.com&x=1",
         "https://mcp.example.com/u/alice@example.com/connect",
         "https://mcp.example.com/connect?access_token=abc&x=1",
+        "https://mcp.example.com/pay?card=4111111111111111",
+        "https://mcp.example.com/connect?phone=%2B14155552671",
+        "https://mcp.example.com/connect?last_name=alice",
     ] {
         let call = a.call_tool("url", json!({"base": base})).await;
         let resp = a.expect_response(call).await;
@@ -151,10 +154,12 @@ async fn urls_carrying_personal_data_or_credentials_are_never_sent() {
             resp["error"]["data"]["kind"], "invalid_url",
             "{base}: {resp}"
         );
-        assert!(
-            !resp.to_string().contains("alice"),
-            "the address is not echoed: {resp}"
-        );
+        for value in ["alice", "4111", "4155552671"] {
+            assert!(
+                !resp.to_string().contains(value),
+                "the value is not echoed: {resp}"
+            );
+        }
     }
     wait_pending(&hub, 0).await;
     a.ping_is_next().await;

@@ -42,6 +42,27 @@ impl Inside {
     }
 }
 
+/// A quantifiable atom: what it contains, and whether it is a group (so quantifying it
+/// makes a quantified group).
+#[derive(Debug, Clone, Copy)]
+struct Atom {
+    inside: Inside,
+    group: bool,
+}
+
+impl Atom {
+    /// A single character, escape or class.
+    const CHAR: Atom = Atom {
+        inside: Inside {
+            unbounded: false,
+            repeat: false,
+            alternation: false,
+            quantified_group: false,
+        },
+        group: false,
+    };
+}
+
 /// The backtracking-relevant shape of a pattern.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Shape {
@@ -118,14 +139,13 @@ fn scan(source: &str) -> Result<Shape, String> {
     let mut shape = Shape::default();
     let chars: Vec<char> = source.chars().collect();
     let mut stack: Vec<Inside> = vec![Inside::default()];
-    // What the atom just before the current position contains (a group's contents, or
-    // nothing for a single character or class); `None` when nothing quantifiable precedes.
-    let mut last_atom: Option<Inside> = None;
+    // The atom just before the current position: what it contains (a group's contents,
+    // or nothing for a single character or class) and whether it is a group; `None` when
+    // nothing quantifiable precedes.
+    let mut last_atom: Option<Atom> = None;
     // Whether that atom is an assertion (`^`, `$`, `\b`, `\B`, a lookaround), which
     // ECMA-262 with the `u` flag does not allow to be quantified (regress does).
     let mut last_is_assertion = false;
-    // Whether that atom is a group (so quantifying it makes a quantified group).
-    let mut last_is_group = false;
     // For each open group, whether it is a lookaround.
     let mut lookarounds: Vec<bool> = Vec::new();
     let mut i = 0;
@@ -141,13 +161,11 @@ fn scan(source: &str) -> Result<Shape, String> {
                     shape.bounds.push(None);
                 }
                 i = skip_escape(&chars, i);
-                last_atom = Some(Inside::default());
-                last_is_group = false;
+                last_atom = Some(Atom::CHAR);
             }
             '[' => {
                 i = skip_class(&chars, i);
-                last_atom = Some(Inside::default());
-                last_is_group = false;
+                last_atom = Some(Atom::CHAR);
                 last_is_assertion = false;
             }
             '(' => {
@@ -159,7 +177,6 @@ fn scan(source: &str) -> Result<Shape, String> {
                 lookarounds.push(lookaround);
                 i = skip_group_prefix(&chars, i);
                 last_atom = None;
-                last_is_group = false;
                 last_is_assertion = false;
             }
             ')' => {
@@ -171,8 +188,10 @@ fn scan(source: &str) -> Result<Shape, String> {
                 if let Some(top) = stack.last_mut() {
                     top.merge(inner);
                 }
-                last_atom = Some(inner);
-                last_is_group = true;
+                last_atom = Some(Atom {
+                    inside: inner,
+                    group: true,
+                });
                 last_is_assertion = lookarounds.pop().unwrap_or(false);
                 i += 1;
             }
@@ -181,15 +200,13 @@ fn scan(source: &str) -> Result<Shape, String> {
                     top.alternation = true;
                 }
                 last_atom = None;
-                last_is_group = false;
                 last_is_assertion = false;
                 i += 1;
             }
             '*' | '+' | '?' | '{' => {
                 let Some((min_max, next)) = quantifier(&chars, i) else {
                     // A `{` that does not start a quantifier is a literal (non-u syntax).
-                    last_atom = Some(Inside::default());
-                    last_is_group = false;
+                    last_atom = Some(Atom::CHAR);
                     last_is_assertion = false;
                     i += 1;
                     continue;
@@ -206,15 +223,15 @@ fn scan(source: &str) -> Result<Shape, String> {
                 let repeat = max.is_none_or(|m| m >= 2);
                 if let Some(atom) = last_atom
                     && shape.exponential.is_none()
-                    && ((unbounded && (atom.repeat || atom.alternation))
-                        || (repeat && atom.unbounded))
+                    && ((unbounded && (atom.inside.repeat || atom.inside.alternation))
+                        || (repeat && atom.inside.unbounded))
                 {
                     shape.exponential = Some(risk_sentence(&chars, i, next));
                 }
                 if let Some(atom) = last_atom
                     && shape.nested_repetition.is_none()
                     && repeat
-                    && atom.quantified_group
+                    && atom.inside.quantified_group
                 {
                     shape.nested_repetition = Some(nesting_sentence(&chars, i, next));
                 }
@@ -224,10 +241,9 @@ fn scan(source: &str) -> Result<Shape, String> {
                 if let Some(top) = stack.last_mut() {
                     top.unbounded |= unbounded;
                     top.repeat |= repeat;
-                    top.quantified_group |= last_is_group;
+                    top.quantified_group |= last_atom.is_some_and(|a| a.group);
                 }
                 last_atom = None;
-                last_is_group = false;
                 // A lazy quantifier (`*?`) is a quantifier too: skip its `?`.
                 i = if chars.get(next) == Some(&'?') {
                     next + 1
@@ -236,8 +252,7 @@ fn scan(source: &str) -> Result<Shape, String> {
                 };
             }
             _ => {
-                last_atom = Some(Inside::default());
-                last_is_group = false;
+                last_atom = Some(Atom::CHAR);
                 last_is_assertion = matches!(c, '^' | '$');
                 i += 1;
             }

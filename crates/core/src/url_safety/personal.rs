@@ -4,8 +4,9 @@
 //!
 //! - e-mail addresses anywhere (`@handle` paths and `pkg@1.2.3` versions are not
 //!   addresses);
-//! - query or fragment parameters whose name says they hold personal data (`phone`,
-//!   `ssn`, `date_of_birth`, `last_name`, `card_number`, `iban`...), whatever the value;
+//! - non-empty query or fragment parameters whose name says they hold personal data
+//!   (`ssn`, `date_of_birth`, `last_name`, `card_number`, `iban`...; `phone`, `tel`,
+//!   `mobile` only with a phone number's digits, since `?mobile=1` picks a layout);
 //! - payment card numbers: 13 to 19 digits (spaces or dashes between groups allowed)
 //!   with a card network's prefix and a valid Luhn check digit, anywhere. Hex ids, UUIDs
 //!   and 18- or 19-digit snowflake ids (which start with 1) do not look like that.
@@ -130,14 +131,10 @@ const NOT_PERSONAL: &[&str] = &["verifyemail", "sendemail", "noemail", "emailver
 const PHONE_NAMES: &[&str] = &["tel", "mobile", "cellphone", "msisdn", "phone"];
 
 fn is_personal_parameter(name: &str, value: &str) -> bool {
-    if PHONE_NAMES.contains(&normalize_name(name).as_str()) {
+    let n = normalize_name(name);
+    if PHONE_NAMES.contains(&n.as_str()) {
         return value.chars().filter(char::is_ascii_digit).count() >= 6;
     }
-    is_personal_name(name)
-}
-
-fn is_personal_name(name: &str) -> bool {
-    let n = normalize_name(name);
     !NOT_PERSONAL.contains(&n.as_str())
         && (PERSONAL_NAMES.contains(&n.as_str())
             || PERSONAL_SUFFIXES
@@ -146,9 +143,9 @@ fn is_personal_name(name: &str) -> bool {
 }
 
 /// Whether `text` holds a run of 13 to 19 digits (single spaces or dashes between digit
-/// groups allowed, no letter or digit directly before or after) with a card network's prefix and a
-/// valid Luhn check digit.
-pub(crate) fn contains_card_number(text: &str) -> bool {
+/// groups allowed, no letter or digit directly before or after) with a card network's
+/// prefix and a valid Luhn check digit.
+fn contains_card_number(text: &str) -> bool {
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
     while i < chars.len() {
