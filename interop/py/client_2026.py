@@ -19,6 +19,7 @@ Usage: python client_2026.py --scenario SCENARIO --tool NAME [options] (--url UR
   --key-actions JSON      {"inputRequestKey": "decline", ...}: per-key override of --action
   --answers JSON          form values by field name (over the schema defaults), for whichever form has the field
   --visit none|get|post   play the user on loopback http URLs only (default none)
+  --sampling-roots        also declare sampling and roots (callbacks answer a fixed text and one root)
   --timeout SECS          hang guard for the whole run (default 30)
 Prints one JSON summary line; exit 0 when every assertion held, 1 otherwise, 2 on a hang.
 The summary records, per callback, the key, the round and the params exactly as the callback got them,
@@ -83,6 +84,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--key-actions", type=json.loads, default={})
     p.add_argument("--answers", type=json.loads, default={})
     p.add_argument("--visit", choices=["none", "get", "post"], default="none")
+    p.add_argument("--sampling-roots", action="store_true")
     p.add_argument("--timeout", type=float, default=30)
     o = p.parse_args(argv)
     o.command = command
@@ -179,6 +181,16 @@ class Peer:
             await visit(url, self.o.visit)
         return types.ElicitResult(action=action)
 
+    async def on_sampling(self, ctx: Any, params: types.CreateMessageRequestParams) -> types.CreateMessageResult:
+        summary.setdefault("sampled", []).append(str(ctx.request_id))
+        return types.CreateMessageResult(
+            role="assistant", content=types.TextContent(type="text", text="Hello there!"), model="interop-peer"
+        )
+
+    async def on_roots(self, ctx: Any) -> types.ListRootsResult:
+        summary.setdefault("rootsListed", []).append(str(ctx.request_id))
+        return types.ListRootsResult(roots=[types.Root(uri="file:///tmp/interop-peer", name="interop")])
+
     def record_legs(self, client: Client) -> None:
         """Wraps the session's call_tool (what the SDK's driver calls for every wire leg) to record each leg."""
         session = client.session
@@ -229,7 +241,10 @@ class Peer:
     async def run(self) -> None:
         o = self.o
         server: Any = o.url if o.url else StdioServerParameters(command=o.command[0], args=o.command[1:])
-        async with Client(server, elicitation_callback=self.on_elicit) as client:
+        extra: dict[str, Any] = {}
+        if o.sampling_roots:
+            extra = {"sampling_callback": self.on_sampling, "list_roots_callback": self.on_roots}
+        async with Client(server, elicitation_callback=self.on_elicit, **extra) as client:
             summary["protocolVersion"] = client.protocol_version
             if client.protocol_version != "2026-07-28":
                 fail(f"negotiated {client.protocol_version}, expected 2026-07-28 on the SDK's defaults")

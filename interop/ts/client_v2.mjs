@@ -17,6 +17,7 @@
 //                           ways), expect -32602 each time, then the genuine state, expect the result
 //   --args JSON  --action accept|decline|cancel  --key-actions JSON  --answers JSON  --visit none|get|post
 //   --modes LIST            elicitation modes to declare (default form,url)  --timeout SECS (default 30)
+//   --sampling-roots        also declare sampling and roots (handlers answer a fixed text and one root)
 // Prints one JSON summary line; exit 0 when every assertion held, 1 otherwise, 2 on a hang. The summary records
 // every handler call (key, round, the params as the handler got them), the raw wire legs (what each tools/call
 // carried and what came back, as JSON received by the transport), and checks that the handler saw exactly the
@@ -50,6 +51,7 @@ function parseArgs(argv) {
     else if (a === '--modes') o.modes = next().split(',').filter(Boolean);
     else if (a === '--visit') o.visit = next();
     else if (a === '--timeout') o.timeout = Number(next());
+    else if (a === '--sampling-roots') o.samplingRoots = true;
     else throw new Error(`unknown argument ${a}`);
   }
   if (!['form', 'url', 'url-waiting', 'tamper'].includes(o.scenario)) throw new Error('--scenario form|url|url-waiting|tamper');
@@ -128,7 +130,10 @@ let round = 0;
 // The latest input_required result seen on the wire, by request key (to compare with what the handler got).
 let wireRequests = {};
 
-const capabilities = { elicitation: Object.fromEntries(o.modes.map((m) => [m, {}])) };
+const capabilities = {
+  elicitation: Object.fromEntries(o.modes.map((m) => [m, {}])),
+  ...(o.samplingRoots && { sampling: {}, roots: {} }),
+};
 const client = new Client({ name: 'mcp-elicit-interop-ts-v2', version: '0.0.0' }, {
   capabilities,
   versionNegotiation: { mode: 'auto' },
@@ -155,6 +160,16 @@ async function onElicit(key, params) {
 }
 
 client.setRequestHandler('elicitation/create', async (request, ctx) => onElicit(String(ctx.mcpReq.id), request.params ?? {}));
+if (o.samplingRoots) {
+  client.setRequestHandler('sampling/createMessage', async (_request, ctx) => {
+    (summary.sampled ??= []).push(String(ctx.mcpReq.id));
+    return { role: 'assistant', content: { type: 'text', text: 'Hello there!' }, model: 'interop-peer' };
+  });
+  client.setRequestHandler('roots/list', async (_request, ctx) => {
+    (summary.rootsListed ??= []).push(String(ctx.mcpReq.id));
+    return { roots: [{ uri: 'file:///tmp/interop-peer', name: 'interop' }] };
+  });
+}
 
 // Records every tools/call leg and its raw answer, as the transport sends and receives them.
 function recordWire(transport) {

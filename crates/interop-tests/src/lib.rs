@@ -164,6 +164,15 @@ impl Lang {
     pub fn client(self) -> Vec<OsString> {
         self.program("client")
     }
+
+    /// The peer client on the 2026-07-28 revision (`interop/ts/client_v2.mjs` on the TypeScript
+    /// SDK v2, `interop/py/client_2026.py` on the Python SDK's defaults), without arguments.
+    pub fn client_2026(self) -> Vec<OsString> {
+        self.program(match self {
+            Lang::Ts => "client_v2",
+            Lang::Py => "client_2026",
+        })
+    }
 }
 
 /// Builds a [`Command`] from a non-empty argument vector.
@@ -408,7 +417,13 @@ pub enum Target {
 
 /// The command line of the peer client `lang` with `args`, connecting to `target`.
 fn peer_client_argv(lang: Lang, args: &[&str], target: &Target) -> Vec<OsString> {
-    let mut argv = lang.client();
+    client_argv(lang.client(), args, target)
+}
+
+/// The command line of a client program (`client`, e.g. [`Lang::client_2026`]) with `args`,
+/// connecting to `target` (`--url URL`, or `-- SERVER COMMAND` over stdio).
+pub fn client_argv(client: Vec<OsString>, args: &[&str], target: &Target) -> Vec<OsString> {
+    let mut argv = client;
     argv.extend(args.iter().map(OsString::from));
     match target {
         Target::Http(url) => argv.extend(["--url".into(), url.into()]),
