@@ -4,6 +4,12 @@
 //! At `info`, our crates log start-up, sweeps and undelivered notifications (ids and
 //! error texts only): no form content, URL, message or secret. rmcp logs every request
 //! (client capabilities included) at `info`, hence `warn` for it by default.
+//!
+//! Whatever the level, nothing sensitive is written ([`redact`]): rmcp's message
+//! payloads are redacted field by field, and every line is scrubbed of URL queries,
+//! ids, secrets and tokens before it reaches stderr.
+
+mod redact;
 
 use std::io::IsTerminal;
 
@@ -24,8 +30,9 @@ pub(crate) fn filter(rust_log: Option<&str>) -> EnvFilter {
 pub(crate) fn init() {
     let rust_log = std::env::var("RUST_LOG").ok();
     let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
+        .with_writer(redact::Scrubbing(std::io::stderr))
         .with_ansi(std::io::stderr().is_terminal())
+        .event_format(redact::RedactingFormat::new())
         .with_env_filter(filter(rust_log.as_deref()))
         .try_init();
 }
