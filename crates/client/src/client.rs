@@ -9,12 +9,14 @@ use rmcp::model::{
     ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorData, FormElicitationCapability,
     NumberOrString, ProgressNotificationParam, ProtocolVersion, UrlElicitationCapability,
 };
-use rmcp::service::{NotificationContext, RequestContext, RunningService};
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, RequestContext, RunningService,
+};
+use rmcp::{ClientHandler, RoleClient};
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite};
 
-use crate::config::Config;
+use crate::config::{Config, ProtocolChoice};
 use crate::identity::{ServerIdentity, TransportIdentity};
 use crate::opener::UrlOpener;
 use crate::rate_limit::{RateLimiter, TokioClock};
@@ -192,10 +194,13 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
                 let connection = self
                     .serve_transport(transport, TransportIdentity::http(url.as_str()))
                     .await?;
-                // Let the standalone GET stream open first: servers may send elicitation
-                // requests only there, and a request sent before it exists is lost.
-                let opened = standalone.wait_for(|s| *s != http::StandaloneStream::Pending);
-                let _ = tokio::time::timeout(STANDALONE_STREAM_WAIT, opened).await;
+                // 2025-11-25: let the standalone GET stream open first: servers may send
+                // elicitation requests only there, and a request sent before it exists
+                // is lost. 2026-07-28 has no such stream (and no server requests).
+                if !is_2026(connection.peer()) {
+                    let opened = standalone.wait_for(|s| *s != http::StandaloneStream::Pending);
+                    let _ = tokio::time::timeout(STANDALONE_STREAM_WAIT, opened).await;
+                }
                 Ok(connection)
             }
         }
@@ -229,7 +234,8 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
     {
         self.set_transport(identity);
         let watched = Watched::new(transport, self.shared.registry.clone());
-        Ok(self.serve(watched).await?)
+        let lifecycle = lifecycle_mode(self.shared.config.protocol);
+        Ok(self.serve_with_lifecycle(watched, lifecycle).await?)
     }
 
     async fn on_complete(&self, params: Option<Value>, peer: &rmcp::Peer<RoleClient>) {
@@ -252,6 +258,31 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
                 tracing::debug!(?outcome, id = %notification.elicitation_id, "ignoring completion notification")
             }
         }
+    }
+}
+
+/// The revision negotiated with the server behind `peer` (2025-11-25 before the handshake).
+pub fn negotiated_protocol(peer: &rmcp::Peer<RoleClient>) -> ProtocolVersion {
+    peer.peer_info()
+        .map(|info| info.protocol_version.clone())
+        .unwrap_or(ProtocolVersion::V_2025_11_25)
+}
+
+/// Whether `peer` speaks 2026-07-28 or later (no `initialize`, `InputRequiredResult`s).
+pub(crate) fn is_2026(peer: &rmcp::Peer<RoleClient>) -> bool {
+    !negotiated_protocol(peer).has_initialize()
+}
+
+fn lifecycle_mode(choice: ProtocolChoice) -> ClientLifecycleMode {
+    match choice {
+        ProtocolChoice::V2025_11_25 => ClientLifecycleMode::Initialize,
+        ProtocolChoice::V2026_07_28 => ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+        _ => ClientLifecycleMode::Auto {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            legacy_version: Some(ProtocolVersion::V_2025_11_25),
+        },
     }
 }
 

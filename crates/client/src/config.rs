@@ -6,6 +6,35 @@ use rmcp::model::Implementation;
 
 use crate::rate_limit::RateLimit;
 
+/// Which protocol revision the client speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ProtocolChoice {
+    /// 2026-07-28 when the server offers it (`server/discover`), else 2025-11-25
+    /// (`initialize`).
+    #[default]
+    Auto,
+    /// 2025-11-25 only (`initialize`, server-to-client `elicitation/create`).
+    V2025_11_25,
+    /// 2026-07-28 only (`server/discover`, `InputRequiredResult` rounds); a server that
+    /// does not speak it is an error.
+    V2026_07_28,
+}
+
+impl std::str::FromStr for ProtocolChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "auto" => Ok(Self::Auto),
+            "2025-11-25" => Ok(Self::V2025_11_25),
+            "2026-07-28" => Ok(Self::V2026_07_28),
+            other => Err(format!(
+                "unknown protocol revision {other:?} (use 2025-11-25, 2026-07-28 or auto)"
+            )),
+        }
+    }
+}
+
 /// Size and count limits on what a server may send.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -20,6 +49,12 @@ pub struct Limits {
     /// Most URL elicitations presented for one -32042 error (default 8); an error
     /// listing more is not presented.
     pub max_required_elicitations: usize,
+    /// Most input requests in one `InputRequiredResult` (2026-07-28, default 16); a
+    /// result asking for more ends the call with an error, nothing is shown.
+    pub max_input_requests: usize,
+    /// Largest `requestState` echoed back (2026-07-28, default 64 KiB); a larger one
+    /// ends the call with an error.
+    pub max_request_state_bytes: usize,
 }
 
 impl Default for Limits {
@@ -28,6 +63,8 @@ impl Default for Limits {
             max_params_bytes: 256 * 1024,
             max_form_attempts: 10,
             max_required_elicitations: 8,
+            max_input_requests: 16,
+            max_request_state_bytes: 64 * 1024,
         }
     }
 }
@@ -36,7 +73,8 @@ impl Default for Limits {
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Config {
-    /// `clientInfo` sent in `initialize`.
+    /// `clientInfo` sent in `initialize` (2025-11-25) or in every request's `_meta`
+    /// (2026-07-28).
     pub client_info: Implementation,
     /// Per-server rate limit on elicitation requests (default: burst 5, 1 per 10 s).
     pub rate_limit: RateLimit,
@@ -50,6 +88,15 @@ pub struct Config {
     pub completion_timeout: Duration,
     /// How many times a call is retried after -32042 (default 3).
     pub max_retry_rounds: u32,
+    /// Which protocol revision to speak (default: 2026-07-28 when the server offers it,
+    /// else 2025-11-25).
+    pub protocol: ProtocolChoice,
+    /// Most `InputRequiredResult` rounds one 2026-07-28 request may take, retries after
+    /// "still waiting" included (default 10, as in the other SDKs).
+    pub max_input_rounds: u32,
+    /// 2026-07-28: how long "keep waiting" waits before retrying a request the server
+    /// answered "still waiting" (default 5 s).
+    pub poll_interval: Duration,
 }
 
 impl Default for Config {
@@ -61,6 +108,9 @@ impl Default for Config {
             prompt_timeout: Some(Duration::from_secs(600)),
             completion_timeout: Duration::from_secs(120),
             max_retry_rounds: 3,
+            protocol: ProtocolChoice::Auto,
+            max_input_rounds: 10,
+            poll_interval: Duration::from_secs(5),
         }
     }
 }
@@ -91,6 +141,21 @@ impl Config {
         self.max_retry_rounds = rounds;
         self
     }
+    /// Sets the protocol revision to speak.
+    pub fn with_protocol(mut self, protocol: ProtocolChoice) -> Self {
+        self.protocol = protocol;
+        self
+    }
+    /// Sets the most input rounds per request (2026-07-28).
+    pub fn with_max_input_rounds(mut self, rounds: u32) -> Self {
+        self.max_input_rounds = rounds;
+        self
+    }
+    /// Sets the "keep waiting" interval (2026-07-28).
+    pub fn with_poll_interval(mut self, interval: Duration) -> Self {
+        self.poll_interval = interval;
+        self
+    }
     /// Sets `clientInfo`.
     pub fn with_client_info(mut self, info: Implementation) -> Self {
         self.client_info = info;
@@ -107,6 +172,16 @@ impl Limits {
     /// Sets the form attempts limit.
     pub fn with_max_form_attempts(mut self, attempts: u32) -> Self {
         self.max_form_attempts = attempts;
+        self
+    }
+    /// Sets the most input requests per round (2026-07-28).
+    pub fn with_max_input_requests(mut self, n: usize) -> Self {
+        self.max_input_requests = n;
+        self
+    }
+    /// Sets the largest `requestState` echoed back (2026-07-28).
+    pub fn with_max_request_state_bytes(mut self, bytes: usize) -> Self {
+        self.max_request_state_bytes = bytes;
         self
     }
     /// Sets the -32042 elicitation count limit.

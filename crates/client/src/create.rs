@@ -164,7 +164,7 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
     }
 
     /// Size, mode and shape checks. Errors are the -32602 to send.
-    fn check_request(&self, raw: &Value) -> Result<CreateRequest, ErrorData> {
+    pub(crate) fn check_request(&self, raw: &Value) -> Result<CreateRequest, ErrorData> {
         let limit = self.shared.config.limits.max_params_bytes;
         let size = serialized_size(raw, limit);
         if size > limit {
@@ -192,7 +192,7 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
         CreateRequest::parse(raw).map_err(|errors| malformed_params(&errors))
     }
 
-    async fn run_form(
+    pub(crate) async fn run_form(
         &self,
         server: ServerIdentity,
         request_id: String,

@@ -35,6 +35,7 @@ mod client;
 mod config;
 mod create;
 pub mod identity;
+mod mrtr;
 pub mod opener;
 pub mod rate_limit;
 pub mod raw;
@@ -47,8 +48,10 @@ pub mod transport;
 pub mod ui;
 mod url_flow;
 
-pub use client::{ConnectError, Connection, ElicitationClient, STANDALONE_STREAM_WAIT};
-pub use config::{Config, Limits};
+pub use client::{
+    ConnectError, Connection, ElicitationClient, STANDALONE_STREAM_WAIT, negotiated_protocol,
+};
+pub use config::{Config, Limits, ProtocolChoice};
 pub use identity::{ServerIdentity, TransportIdentity};
 pub use opener::{ManualOpen, OpenError, RecordingOpener, SystemBrowser, UrlOpener};
 pub use rate_limit::{Clock, RateLimit, RateLimiter, TokioClock};
@@ -59,9 +62,9 @@ pub use scripted::{FormPolicy, ScriptedUi, UrlPolicy};
 pub use target::{ServerTarget, TargetError};
 pub use text::PlainText;
 pub use ui::{
-    ElicitationUi, FieldError, FormPrompt, FormResponse, Notice, OverviewChoice, ProgressUpdate,
-    RequiredOverview, RequiredStep, StallChoice, StalledCompletion, UrlDecision, UrlOrigin,
-    UrlPrompt,
+    ElicitationUi, FieldError, FormPrompt, FormResponse, InputOverview, InputStep, Notice,
+    OverviewChoice, ProgressUpdate, RequiredOverview, RequiredStep, StallChoice, StalledCompletion,
+    UrlDecision, UrlOrigin, UrlPrompt,
 };
 pub use url_flow::UrlOutcome;
 

@@ -8,7 +8,14 @@
 //! keyed by JSON-RPC request id. The handler takes them back by the id of the request it
 //! is answering, then parses them with [`mcp_elicit_core`].
 //!
-//! Bounded: at most [`RawRequests::CAPACITY`] entries wait to be taken; the oldest go first.
+//! The same goes for results that are not plain `complete` ones (2026-07-28
+//! `InputRequiredResult`s, and results with an unknown `resultType`): rmcp's typed parse
+//! drops what it does not model, or turns a malformed one into something else, so the
+//! raw result is kept by the id of the request it answers, for
+//! [`ElicitationClient::call_tool`](crate::ElicitationClient::call_tool) to read.
+//!
+//! Bounded: at most [`RawRequests::CAPACITY`] entries of each kind wait to be taken; the
+//! oldest go first.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -18,9 +25,47 @@ use rmcp::model::RequestId;
 use serde_json::Value;
 
 #[derive(Debug, Default)]
-struct Inner {
-    params: HashMap<RequestId, Value>,
+struct Bounded {
+    values: HashMap<RequestId, Value>,
     order: VecDeque<RequestId>,
+}
+
+impl Bounded {
+    fn insert(&mut self, id: RequestId, value: Value) {
+        if self.values.insert(id.clone(), value).is_none() {
+            self.order.push_back(id);
+        }
+        while self.order.len() > RawRequests::CAPACITY {
+            if let Some(old) = self.order.pop_front() {
+                self.values.remove(&old);
+            }
+        }
+    }
+
+    fn take(&mut self, id: &RequestId) -> Option<Value> {
+        let value = self.values.remove(id)?;
+        self.order.retain(|k| k != id);
+        Some(value)
+    }
+}
+
+#[derive(Debug, Default)]
+struct Inner {
+    params: Bounded,
+    results: Bounded,
+}
+
+/// Whether a JSON-RPC `result` is worth keeping raw: anything but a plain complete one.
+fn is_interesting_result(result: &Value) -> bool {
+    let Some(obj) = result.as_object() else {
+        return false;
+    };
+    let unusual_type = match obj.get("resultType") {
+        None => false,
+        Some(Value::String(t)) => t != "complete",
+        Some(_) => true,
+    };
+    unusual_type || obj.contains_key("inputRequests") || obj.contains_key("requestState")
 }
 
 /// Raw params of `elicitation/create` requests not yet handled, by request id.
@@ -51,18 +96,34 @@ impl RawRequests {
 
     /// Like [`observe`](Self::observe), from JSON text (an SSE `data` field, a stdio line).
     pub fn observe_str(&self, text: &str) {
-        /// Only the method: everything else is skipped without being built, so the
-        /// common case (responses, notifications, large tool results) stays cheap.
+        /// Only the method and the result's markers: everything else is skipped without
+        /// being built, so the common case (notifications, large tool results) stays cheap.
         #[derive(serde::Deserialize)]
         struct Head {
             method: Option<String>,
+            result: Option<ResultHead>,
         }
-        let is_create = match serde_json::from_str::<Head>(text) {
-            Ok(head) => head.method.as_deref() == Some(METHOD_CREATE),
-            // Not a single JSON object (a batch, or not JSON at all): look closer.
+        #[derive(serde::Deserialize)]
+        #[serde(rename_all = "camelCase")]
+        struct ResultHead {
+            result_type: Option<Value>,
+            input_requests: Option<serde::de::IgnoredAny>,
+            request_state: Option<serde::de::IgnoredAny>,
+        }
+        let interesting = match serde_json::from_str::<Head>(text) {
+            Ok(head) => {
+                head.method.as_deref() == Some(METHOD_CREATE)
+                    || head.result.is_some_and(|r| {
+                        r.input_requests.is_some()
+                            || r.request_state.is_some()
+                            || r.result_type.is_some_and(|t| t != "complete")
+                    })
+            }
+            // Not a single JSON object (a batch, or not JSON at all), or a result that is
+            // not an object: look closer.
             Err(_) => true,
         };
-        if is_create && let Ok(value) = serde_json::from_str::<Value>(text) {
+        if interesting && let Ok(value) = serde_json::from_str::<Value>(text) {
             self.observe(&value);
         }
     }
@@ -71,38 +132,37 @@ impl RawRequests {
         let Some(obj) = message.as_object() else {
             return;
         };
-        if obj.get("method").and_then(Value::as_str) != Some(METHOD_CREATE) {
-            return;
-        }
         let Some(id) = obj
             .get("id")
             .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
         else {
             return;
         };
-        let params = obj.get("params").cloned().unwrap_or(Value::Null);
-        let mut inner = self.lock();
-        if inner.params.insert(id.clone(), params).is_none() {
-            inner.order.push_back(id);
-        }
-        while inner.order.len() > Self::CAPACITY {
-            if let Some(old) = inner.order.pop_front() {
-                inner.params.remove(&old);
-            }
+        if obj.get("method").and_then(Value::as_str) == Some(METHOD_CREATE) {
+            let params = obj.get("params").cloned().unwrap_or(Value::Null);
+            self.lock().params.insert(id, params);
+        } else if !obj.contains_key("method")
+            && let Some(result) = obj.get("result")
+            && is_interesting_result(result)
+        {
+            self.lock().results.insert(id, result.clone());
         }
     }
 
     /// Takes the raw params of request `id`, if captured.
     pub fn take(&self, id: &RequestId) -> Option<Value> {
-        let mut inner = self.lock();
-        let value = inner.params.remove(id)?;
-        inner.order.retain(|k| k != id);
-        Some(value)
+        self.lock().params.take(id)
+    }
+
+    /// Takes the raw result answering our request `id`, if it was captured (only results
+    /// that are not plain `complete` ones are).
+    pub fn take_result(&self, id: &RequestId) -> Option<Value> {
+        self.lock().results.take(id)
     }
 
     /// Number of captured requests not taken yet.
     pub fn len(&self) -> usize {
-        self.lock().params.len()
+        self.lock().params.values.len()
     }
 
     /// Whether nothing waits to be taken.
@@ -144,5 +204,26 @@ mod tests {
         }
         assert_eq!(raw.len(), RawRequests::CAPACITY);
         assert!(raw.take(&NumberOrString::Number(0)).is_none());
+    }
+
+    #[test]
+    fn keeps_unusual_results_only() {
+        let raw = RawRequests::default();
+        raw.observe_str(r#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#);
+        raw.observe_str(
+            r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[]}}"#,
+        );
+        raw.observe_str(r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"input_required","requestState":"s"}}"#);
+        raw.observe_str(r#"{"jsonrpc":"2.0","id":4,"result":{"resultType":"bogus"}}"#);
+        raw.observe(&json!({"jsonrpc":"2.0","id":5,"result":{"resultType":7}}));
+        for id in [1, 2] {
+            assert!(raw.take_result(&NumberOrString::Number(id)).is_none());
+        }
+        for id in [3, 4, 5] {
+            assert!(
+                raw.take_result(&NumberOrString::Number(id)).is_some(),
+                "{id}"
+            );
+        }
     }
 }

@@ -80,16 +80,52 @@ pub enum CallError {
     /// The connection closed while waiting for completion.
     #[error("the connection closed while waiting for URL elicitation to complete")]
     Disconnected,
+    /// 2026-07-28: the server's `InputRequiredResult` is malformed; the call ended and
+    /// nothing was sent.
+    #[error(
+        "the server's InputRequiredResult is malformed: {reason}; the call ended and nothing was sent"
+    )]
+    MalformedInputRequired {
+        /// What is wrong, and where.
+        reason: String,
+    },
+    /// 2026-07-28: an input request this client cannot answer (a mode or method it did
+    /// not declare, a form that cannot be shown); the call ended and nothing was sent.
+    #[error(
+        "the server asked for input this client cannot give ({key:?}): {reason}; the call ended and nothing was sent"
+    )]
+    InputRequestRefused {
+        /// The server's key for the input request.
+        key: String,
+        /// Why.
+        reason: String,
+    },
+    /// 2026-07-28: the server still asked for input after this many rounds.
+    #[error("the server still asks for input after {rounds} rounds; the call ended")]
+    InputRoundsExhausted {
+        /// Rounds answered.
+        rounds: u32,
+    },
+    /// 2026-07-28: the server asked for input faster than the rate limit allows.
+    #[error("the server asks for input faster than this client allows; the call ended")]
+    RateLimited,
+    /// The user gave up on the call (an overview or a "still waiting" prompt cancelled).
+    #[error("the call was cancelled by the user")]
+    Abandoned,
 }
 
 impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
-    /// Calls a tool, carrying out URL elicitations the server requires (-32042) and
-    /// retrying; see the [module docs](self).
+    /// Calls a tool. On 2025-11-25, carries out URL elicitations the server requires
+    /// (-32042) and retries (see the [module docs](self)); on 2026-07-28, drives the
+    /// `InputRequiredResult` rounds through the same UI (see [`crate::mrtr`]).
     pub async fn call_tool(
         &self,
         peer: &Peer<RoleClient>,
         params: CallToolRequestParams,
     ) -> Result<CallToolResult, CallError> {
+        if crate::client::is_2026(peer) {
+            return self.call_tool_rounds(peer, params).await;
+        }
         let tool = params.name.to_string();
         self.with_url_elicitation(peer, &tool, || peer.call_tool(params.clone()))
             .await

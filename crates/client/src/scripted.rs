@@ -27,7 +27,11 @@ use crate::ui::{
 pub enum FormPolicy {
     /// Accept with the schema defaults.
     AcceptDefaults,
-    /// Accept every form with these values over the defaults.
+    /// Accept every form with these values over the defaults. Each form takes only the
+    /// entries named like one of its properties, so one object answers every question
+    /// of a multi-question round (2026-07-28) or a series of forms; an entry named like
+    /// a 2026-07-28 input request's key whose value is an object answers that request
+    /// alone (for two forms with the same property names).
     Answers(Map<String, Value>),
     /// Accept the 1st, 2nd... form with these values over the defaults (forms past the
     /// end of the list get the defaults alone).
@@ -153,12 +157,35 @@ impl ElicitationUi for ScriptedUi {
             ));
             return FormResponse::Cancel;
         }
+        // Servers MUST NOT ask for secrets through forms: say so, as the terminal host does.
+        if !prompt.secret_findings.is_empty() {
+            let fields: Vec<String> = prompt
+                .secret_findings
+                .iter()
+                .map(|f| format!("{}: {}", f.property(), f.message()))
+                .collect();
+            self.report(&format!(
+                "mcp-elicit: warning: a form from {} looks like it asks for a secret (servers must not \
+                 ask for passwords, API keys or tokens in a form): {}",
+                prompt.server.label(),
+                fields.join("; ")
+            ));
+        }
         let index = self.forms_seen.fetch_add(1, Ordering::SeqCst);
         match &self.form {
             FormPolicy::AcceptDefaults => FormResponse::Submit(prompt.values),
             FormPolicy::Answers(answers) => {
                 let mut values = prompt.values;
-                values.extend(answers.iter().map(|(k, v)| (k.clone(), v.clone())));
+                let by_key = answers
+                    .get(&prompt.request_id)
+                    .filter(|_| prompt.schema.property(&prompt.request_id).is_none())
+                    .and_then(Value::as_object);
+                let own = by_key.unwrap_or(answers);
+                values.extend(
+                    own.iter()
+                        .filter(|(k, _)| prompt.schema.property(k).is_some())
+                        .map(|(k, v)| (k.clone(), v.clone())),
+                );
                 FormResponse::Submit(values)
             }
             FormPolicy::AnswerList(list) => {
@@ -232,6 +259,14 @@ impl ElicitationUi for ScriptedUi {
                 self.report(&format!("mcp-elicit: {} completed elicitation {elicitation_id}", server.label()))
             }
         }
+    }
+
+    async fn still_waiting(&self, stalled: StalledCompletion) -> StallChoice {
+        self.report(&format!(
+            "mcp-elicit: the server is still waiting for {:?} ({:?} since consent); asking again shortly",
+            stalled.pending, stalled.waited
+        ));
+        StallChoice::KeepWaiting
     }
 
     async fn completion_stalled(&self, stalled: StalledCompletion) -> StallChoice {

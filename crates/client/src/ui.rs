@@ -110,6 +110,18 @@ pub enum UrlOrigin {
         /// ...out of how many (see [`RequiredOverview`]).
         of: usize,
     },
+    /// A 2026-07-28 request (usually `tools/call`) was answered with an
+    /// `InputRequiredResult`; it is retried with the user's answers.
+    InputRequired {
+        /// The tool that was called.
+        tool: String,
+        /// The server's key for this input request.
+        key: String,
+        /// Which input request of the round this is (1-based)...
+        step: usize,
+        /// ...out of how many (see [`InputOverview`]).
+        of: usize,
+    },
 }
 
 /// A URL-mode elicitation to ask consent for.
@@ -198,7 +210,9 @@ pub enum Notice {
     },
 }
 
-/// Completion notifications are overdue while a call waits to be retried.
+/// Completion notifications are overdue while a call waits to be retried (2025-11-25),
+/// or the server answered "still waiting" after a URL step (2026-07-28: there are no
+/// completion notifications, so the user is asked at once).
 #[derive(Debug, Clone)]
 pub struct StalledCompletion {
     /// Who.
@@ -279,6 +293,47 @@ pub enum OverviewChoice {
     Cancel,
 }
 
+/// One input request of a 2026-07-28 round, as listed in an [`InputOverview`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum InputStep {
+    /// A form.
+    Form {
+        /// The server's key for it.
+        key: String,
+        /// Why the server asks, as plain text.
+        message: PlainText,
+        /// The labels of its fields, in order.
+        fields: Vec<String>,
+    },
+    /// A URL to open after consent.
+    Url {
+        /// The server's key for it.
+        key: String,
+        /// Why the server asks, as plain text.
+        message: PlainText,
+        /// The full URL exactly as sent.
+        url: String,
+        /// The analysis (blocked URLs are listed too: they will be refused, not offered).
+        analysis: Box<UrlAnalysis>,
+    },
+}
+
+/// A 2026-07-28 round with several input requests, shown before the first one: they
+/// are steps of one question, answered together when the request is retried.
+#[derive(Debug, Clone)]
+pub struct InputOverview {
+    /// Who is asking.
+    pub server: ServerIdentity,
+    /// The tool (or request label) that will be retried with the answers.
+    pub tool: String,
+    /// The steps in order; each then gets its own form or consent screen
+    /// ([`UrlOrigin::InputRequired`], and [`FormPrompt::request_id`] is the step's key).
+    pub steps: Vec<InputStep>,
+    /// Which round of the request this is (1 for the first `InputRequiredResult`).
+    pub round: u32,
+}
+
 /// What a host provides to present elicitations.
 ///
 /// Implementations must not open URLs themselves: opening goes through
@@ -347,6 +402,29 @@ pub trait ElicitationUi: Send + Sync + 'static {
     fn required_overview(
         &self,
         overview: RequiredOverview,
+    ) -> impl Future<Output = OverviewChoice> + Send {
+        let _ = overview;
+        async { OverviewChoice::Continue }
+    }
+
+    /// 2026-07-28: after a URL step, the server answered "still waiting" (it cannot
+    /// notify completion on this revision). Asked at once, not after a timeout:
+    /// `RetryNow` retries the request, `KeepWaiting` retries after
+    /// [`Config::poll_interval`](crate::Config::poll_interval), `Cancel` ends the
+    /// call. The default asks [`completion_stalled`](Self::completion_stalled).
+    fn still_waiting(
+        &self,
+        stalled: StalledCompletion,
+    ) -> impl Future<Output = StallChoice> + Send {
+        self.completion_stalled(stalled)
+    }
+
+    /// A 2026-07-28 round asks several things at once: here they all are, before the
+    /// first screen. `Cancel` ends the call without sending anything. The default
+    /// continues (each step is still shown on its own).
+    fn input_overview(
+        &self,
+        overview: InputOverview,
     ) -> impl Future<Output = OverviewChoice> + Send {
         let _ = overview;
         async { OverviewChoice::Continue }

@@ -9,8 +9,8 @@ use mcp_elicit_client::rmcp::model::CallToolRequestParams;
 use mcp_elicit_client::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use mcp_elicit_client::rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use mcp_elicit_client::{
-    Config, ElicitationClient, FormResponse, RecordingOpener, ServerTarget, TransportIdentity,
-    UrlDecision,
+    Config, ElicitationClient, FormResponse, ProtocolChoice, RecordingOpener, ServerTarget,
+    TransportIdentity, UrlDecision,
 };
 use serde_json::json;
 
@@ -43,7 +43,11 @@ async fn over_http_the_request_arrives_exactly_as_sent_and_errors_are_precise() 
     ui.script_forms([FormResponse::Submit(
         json!({"code": "AB12"}).as_object().unwrap().clone(),
     )]);
-    let client = ElicitationClient::new(ui.clone(), RecordingOpener::default(), Config::default());
+    let client = ElicitationClient::new(
+        ui.clone(),
+        RecordingOpener::default(),
+        Config::default().with_protocol(ProtocolChoice::V2025_11_25),
+    );
     let target: ServerTarget = url.parse().unwrap();
     let conn = guard(client.clone().connect(&target))
         .await
@@ -83,7 +87,11 @@ async fn over_http_url_elicitation_required_is_completed_and_retried() {
     let ui = TestUi::default();
     ui.script_urls([UrlDecision::Open]);
     let (opener, mut opened) = ChannelOpener::new();
-    let client = ElicitationClient::new(ui.clone(), opener.clone(), Config::default());
+    let client = ElicitationClient::new(
+        ui.clone(),
+        opener.clone(),
+        Config::default().with_protocol(ProtocolChoice::V2025_11_25),
+    );
     let conn = guard(client.clone().connect(&url.parse().unwrap()))
         .await
         .expect("connect");

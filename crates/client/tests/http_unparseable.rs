@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use common::*;
 use futures::StreamExt;
 use mcp_elicit_client::rmcp::model::CallToolRequestParams;
-use mcp_elicit_client::{Config, ElicitationClient, RecordingOpener, ServerTarget};
+use mcp_elicit_client::{Config, ElicitationClient, ProtocolChoice, RecordingOpener, ServerTarget};
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
@@ -172,7 +172,11 @@ async fn serve_raw() -> String {
 async fn over_http_unparseable_requests_are_answered_on_their_session() {
     let url = serve_raw().await;
     let ui = TestUi::default();
-    let client = ElicitationClient::new(ui.clone(), RecordingOpener::default(), Config::default());
+    let client = ElicitationClient::new(
+        ui.clone(),
+        RecordingOpener::default(),
+        Config::default().with_protocol(ProtocolChoice::V2025_11_25),
+    );
     let target: ServerTarget = url.parse().unwrap();
     let conn = guard(client.clone().connect(&target))
         .await

@@ -7,7 +7,8 @@ mod common;
 use common::*;
 use mcp_elicit_client::rmcp::model::CallToolRequestParams;
 use mcp_elicit_client::{
-    Config, ElicitationClient, FormResponse, RecordingOpener, ServerTarget, TransportIdentity,
+    Config, ElicitationClient, FormResponse, ProtocolChoice, RecordingOpener, ServerTarget,
+    TransportIdentity,
 };
 use serde_json::{Value, json};
 
@@ -24,7 +25,11 @@ async fn a_child_process_server_over_stdio() {
             .unwrap()
             .clone(),
     )]);
-    let client = ElicitationClient::new(ui.clone(), RecordingOpener::default(), Config::default());
+    let client = ElicitationClient::new(
+        ui.clone(),
+        RecordingOpener::default(),
+        Config::default().with_protocol(ProtocolChoice::V2025_11_25),
+    );
     let conn = guard(client.clone().connect(&target))
         .await
         .expect("spawn and initialize");
@@ -63,7 +68,11 @@ async fn unparseable_requests_from_a_child_process_are_answered() {
             .to_string(),
     ];
     let ui = TestUi::default();
-    let client = ElicitationClient::new(ui.clone(), RecordingOpener::default(), Config::default());
+    let client = ElicitationClient::new(
+        ui.clone(),
+        RecordingOpener::default(),
+        Config::default().with_protocol(ProtocolChoice::V2025_11_25),
+    );
     let conn = guard(client.clone().connect(&ServerTarget::Stdio { command }))
         .await
         .expect("spawn and initialize");

@@ -25,6 +25,7 @@ use sse_stream::Sse;
 use tokio::sync::watch;
 
 use crate::raw::RawRequests;
+use crate::transport::capture::CapturingReqwest;
 use crate::transport::reject;
 
 /// Whether the standalone GET stream (where a server sends requests not tied to a
@@ -207,16 +208,18 @@ fn is_initialize(message: &ClientJsonRpcMessage) -> bool {
     matches!(message, ClientJsonRpcMessage::Request(r) if matches!(r.request, ClientRequest::InitializeRequest(_)))
 }
 
-/// A Streamable HTTP client transport to `url` over reqwest, with raw capture, and a
-/// watch on its standalone GET stream.
+/// A Streamable HTTP client transport to `url` over reqwest, with raw capture (SSE events
+/// and the JSON answers to requests that may require input), and a watch on its
+/// standalone GET stream.
 pub fn transport(
     url: &str,
     raw: RawRequests,
 ) -> (
-    StreamableHttpClientTransport<TappedHttpClient<reqwest::Client>>,
+    StreamableHttpClientTransport<TappedHttpClient<CapturingReqwest>>,
     watch::Receiver<StandaloneStream>,
 ) {
-    let client = TappedHttpClient::new(reqwest::Client::default(), raw);
+    let inner = CapturingReqwest::new(reqwest::Client::default(), raw.clone());
+    let client = TappedHttpClient::new(inner, raw);
     let standalone = client.standalone_stream();
     let transport = StreamableHttpClientTransport::with_client(
         client,

@@ -10,8 +10,8 @@ use std::time::Duration;
 use mcp_elicit_client::rmcp;
 use mcp_elicit_client::{
     Config, Connection, ElicitationClient, ElicitationUi, FormPrompt, FormResponse, Notice,
-    OpenError, OverviewChoice, ProgressUpdate, RequiredOverview, StallChoice, StalledCompletion,
-    TransportIdentity, UrlDecision, UrlOpener, UrlPrompt,
+    OpenError, OverviewChoice, ProgressUpdate, ProtocolChoice, RequiredOverview, StallChoice,
+    StalledCompletion, TransportIdentity, UrlDecision, UrlOpener, UrlPrompt,
 };
 use mcp_elicit_core::message::{Capability, METHOD_COMPLETE};
 use rmcp::model::{
@@ -395,6 +395,13 @@ pub async fn duplex<O: UrlOpener, U: ElicitationUi>(
             let _ = running.waiting().await;
         }
     });
+    // The test server elicits the 2025-11-25 way (server-to-client requests), which an
+    // rmcp server cannot do on 2026-07-28: speak 2025-11-25 unless the test chose.
+    let config = if config.protocol == ProtocolChoice::Auto {
+        config.with_protocol(ProtocolChoice::V2025_11_25)
+    } else {
+        config
+    };
     let client = ElicitationClient::new(ui, opener, config);
     let (r, w) = tokio::io::split(client_io);
     let conn = guard(client.clone().connect_io(

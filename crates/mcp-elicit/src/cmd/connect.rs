@@ -4,7 +4,7 @@
 
 use std::process::ExitCode;
 
-use mcp_elicit_client::ServerTarget;
+use mcp_elicit_client::{ProtocolChoice, ServerTarget};
 use mcp_elicit_core::message::Capability;
 use mcp_elicit_tui::host::{self, HostOptions};
 
@@ -21,6 +21,10 @@ pub(crate) struct ConnectArgs {
     /// Declare URL mode only: the server may not send forms.
     #[arg(long)]
     url_only: bool,
+    /// The protocol revision: `2025-11-25` or `2026-07-28` forces one; by default
+    /// 2026-07-28 when the server offers it, else 2025-11-25.
+    #[arg(long, value_name = "REVISION", default_value = "auto")]
+    protocol: ProtocolChoice,
 }
 
 impl ConnectArgs {
@@ -40,10 +44,11 @@ pub(crate) fn run(args: ConnectArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let options = HostOptions {
+    let mut options = HostOptions {
         modes: args.modes(),
         ..HostOptions::default()
     };
+    options.config = options.config.with_protocol(args.protocol);
     let Some(runtime) = start("connect") else {
         return ExitCode::from(2);
     };

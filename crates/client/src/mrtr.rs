@@ -1,0 +1,554 @@
+//! 2026-07-28 multi round-trip requests: `InputRequiredResult` rounds.
+//!
+//! On 2026-07-28 a server does not send `elicitation/create`: it answers the request
+//! (`tools/call`, `prompts/get`, `resources/read`) with an `InputRequiredResult`
+//! (`resultType: "input_required"`, `inputRequests: {key: {method, params}}`, optional
+//! `requestState`). [`ElicitationClient::call_tool`] then:
+//! 1. reads the result as the server sent it (raw capture at the transport, rmcp's typed
+//!    parse drops what it does not model) and checks it whole before showing anything:
+//!    an unknown `resultType`, input requests that are not objects, more of them than
+//!    [`Limits::max_input_requests`](crate::Limits::max_input_requests), a `requestState`
+//!    that is not a string or is larger than
+//!    [`Limits::max_request_state_bytes`](crate::Limits::max_request_state_bytes), a form
+//!    that cannot be shown, a mode or a method (`sampling/createMessage`, `roots/list`)
+//!    the client did not declare: the call ends with a [`CallError`] naming the problem,
+//!    and nothing is sent;
+//! 2. presents the input requests through the same [`ElicitationUi`] as 2025-11-25 requests
+//!    (forms with defaults, validation and decline vs cancel; URLs with analysis and
+//!    consent), several of them as the steps of one [`InputOverview`](crate::InputOverview);
+//! 3. retries the request with a new JSON-RPC id, the answers in `inputResponses` and the
+//!    `requestState` echoed exactly (omitted when the server sent none);
+//! 4. when the server answers "still waiting" after a URL step (a result with no input
+//!    requests, or the same URLs again), asks the user at once: retry now, wait, or
+//!    cancel ([`ElicitationUi::still_waiting`]);
+//! 5. stops after [`Config::max_input_rounds`](crate::Config::max_input_rounds) rounds.
+
+use std::collections::BTreeMap;
+
+use mcp_elicit_core::message::{CreateRequest, CreateResult, METHOD_CREATE};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, InputResponses,
+    ServerResult,
+};
+use rmcp::service::{PeerRequestOptions, ServiceError};
+use rmcp::{Peer, RoleClient};
+use serde_json::Value;
+use tokio::time::Instant;
+
+use crate::client::ElicitationClient;
+use crate::config::Limits;
+use crate::identity::ServerIdentity;
+use crate::opener::UrlOpener;
+use crate::rate_limit::Admission;
+use crate::retry::CallError;
+use crate::text::PlainText;
+use crate::ui::{
+    ElicitationUi, InputOverview, InputStep, Notice, OverviewChoice, StallChoice,
+    StalledCompletion, UrlOrigin,
+};
+use crate::url_flow::UrlOutcome;
+
+/// What a server answered to one attempt of a request.
+enum Reply {
+    /// The final result (typed by rmcp).
+    Complete(Box<ServerResult>),
+    /// More input is needed.
+    Round(Round),
+}
+
+/// One `InputRequiredResult`, checked.
+struct Round {
+    /// `(key, params)` of each `elicitation/create`, in the server's order.
+    requests: Vec<(String, Value)>,
+    /// `requestState`, to echo exactly.
+    state: Option<String>,
+}
+
+/// A key as it may be shown in an error: quoted, escaped, cut short.
+fn shown(key: &str) -> String {
+    let cut: String = key.chars().take(64).collect();
+    if cut.len() < key.len() {
+        format!("{cut:?}...")
+    } else {
+        format!("{cut:?}")
+    }
+}
+
+fn malformed(reason: impl Into<String>) -> CallError {
+    CallError::MalformedInputRequired {
+        reason: reason.into(),
+    }
+}
+
+/// Reads one raw result: complete (`None`) or the round it asks for.
+fn parse_round(result: &Value, limits: &Limits) -> Result<Option<Round>, CallError> {
+    let Some(obj) = result.as_object() else {
+        return Err(malformed("the result is not a JSON object"));
+    };
+    match obj.get("resultType") {
+        None => return Ok(None),
+        Some(Value::String(t)) if t == "complete" => return Ok(None),
+        Some(Value::String(t)) if t == "input_required" => {}
+        Some(Value::String(t)) => {
+            return Err(malformed(format!(
+                "unknown resultType {} (this client knows \"complete\" and \"input_required\")",
+                shown(t)
+            )));
+        }
+        Some(_) => return Err(malformed("resultType is not a string")),
+    }
+    let state = match obj.get("requestState") {
+        None => None,
+        Some(Value::String(s)) if s.len() > limits.max_request_state_bytes => {
+            return Err(malformed(format!(
+                "requestState is {} bytes, more than this client echoes ({} bytes)",
+                s.len(),
+                limits.max_request_state_bytes
+            )));
+        }
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => return Err(malformed("requestState is not a string")),
+    };
+    let mut requests = Vec::new();
+    match obj.get("inputRequests") {
+        None => {}
+        Some(Value::Object(map)) => {
+            if map.len() > limits.max_input_requests {
+                return Err(malformed(format!(
+                    "{} input requests in one round, more than this client accepts ({})",
+                    map.len(),
+                    limits.max_input_requests
+                )));
+            }
+            for (key, request) in map {
+                let Some(request) = request.as_object() else {
+                    return Err(malformed(format!(
+                        "inputRequests.{} is not an object",
+                        shown(key)
+                    )));
+                };
+                let method = match request.get("method") {
+                    Some(Value::String(m)) => m.as_str(),
+                    _ => {
+                        return Err(malformed(format!(
+                            "inputRequests.{} has no method",
+                            shown(key)
+                        )));
+                    }
+                };
+                match method {
+                    METHOD_CREATE => match request.get("params") {
+                        Some(params @ Value::Object(_)) => {
+                            requests.push((key.clone(), params.clone()))
+                        }
+                        _ => {
+                            return Err(malformed(format!(
+                                "inputRequests.{}: elicitation/create params are not an object",
+                                shown(key)
+                            )));
+                        }
+                    },
+                    "sampling/createMessage" | "roots/list" => {
+                        return Err(CallError::InputRequestRefused {
+                            key: key.clone(),
+                            reason: format!(
+                                "the server asked for {method}, which this client did not declare"
+                            ),
+                        });
+                    }
+                    other => {
+                        return Err(malformed(format!(
+                            "inputRequests.{}: unknown method {}",
+                            shown(key),
+                            shown(other)
+                        )));
+                    }
+                }
+            }
+        }
+        Some(_) => return Err(malformed("inputRequests is not an object")),
+    }
+    if requests.is_empty() && state.is_none() && !obj.contains_key("inputRequests") {
+        return Err(malformed(
+            "an InputRequiredResult must carry inputRequests or requestState",
+        ));
+    }
+    Ok(Some(Round { requests, state }))
+}
+
+/// The URL of a URL-mode `elicitation/create`, if it is one.
+fn url_of(params: &Value) -> Option<&str> {
+    (params.get("mode").and_then(Value::as_str) == Some("url"))
+        .then(|| params.get("url").and_then(Value::as_str))
+        .flatten()
+}
+
+impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
+    /// `tools/call` on 2026-07-28: drives the input rounds; see the [module docs](self).
+    pub(crate) async fn call_tool_rounds(
+        &self,
+        peer: &Peer<RoleClient>,
+        params: CallToolRequestParams,
+    ) -> Result<CallToolResult, CallError> {
+        let tool = params.name.to_string();
+        let result = self
+            .request_rounds(peer, &tool, |responses, state| {
+                let mut p = params.clone();
+                p.input_responses = responses;
+                p.request_state = state;
+                ClientRequest::CallToolRequest(CallToolRequest::new(p))
+            })
+            .await?;
+        match result {
+            ServerResult::CallToolResult(r) => Ok(r),
+            ServerResult::CustomResult(c) => serde_json::from_value(c.0)
+                .map_err(|_| CallError::Service(ServiceError::UnexpectedResponse)),
+            _ => Err(CallError::Service(ServiceError::UnexpectedResponse)),
+        }
+    }
+
+    /// Sends `make(responses, state)` until the server answers with a final result.
+    pub(crate) async fn request_rounds<F>(
+        &self,
+        peer: &Peer<RoleClient>,
+        label: &str,
+        make: F,
+    ) -> Result<ServerResult, CallError>
+    where
+        F: Fn(Option<InputResponses>, Option<String>) -> ClientRequest,
+    {
+        let max = self.config().max_input_rounds;
+        let mut responses: Option<InputResponses> = None;
+        let mut state: Option<String> = None;
+        // URLs the user consented to during this call, and since when.
+        let mut consented: Vec<String> = Vec::new();
+        let mut consented_at = Instant::now();
+        let mut rounds = 0u32;
+        loop {
+            let round = match self
+                .send_once(peer, make(responses.take(), state.take()))
+                .await?
+            {
+                Reply::Complete(result) => return Ok(*result),
+                Reply::Round(round) => round,
+            };
+            rounds += 1;
+            if rounds > max {
+                return Err(CallError::InputRoundsExhausted { rounds: max });
+            }
+            state = round.state;
+            let waiting = !consented.is_empty()
+                && round
+                    .requests
+                    .iter()
+                    .all(|(_, p)| url_of(p).is_some_and(|u| consented.iter().any(|c| c == u)));
+            if waiting {
+                // "Still waiting": nothing new to ask; the user decides at once.
+                let stalled = StalledCompletion {
+                    server: self.identity(peer),
+                    tool: label.to_owned(),
+                    pending: consented.clone(),
+                    waited: consented_at.elapsed(),
+                };
+                match self.shared.ui.still_waiting(stalled).await {
+                    StallChoice::RetryNow => {}
+                    StallChoice::KeepWaiting => {
+                        tokio::time::sleep(self.config().poll_interval).await
+                    }
+                    StallChoice::Cancel => return Err(CallError::Abandoned),
+                }
+                // The same URLs again: the user's consent to them stands.
+                responses = (!round.requests.is_empty()).then(|| {
+                    round
+                        .requests
+                        .iter()
+                        .map(|(k, _)| (k.clone(), CreateResult::accept_url().to_value()))
+                        .collect()
+                });
+                continue;
+            }
+            if round.requests.is_empty() {
+                // State only (load shedding): the client may retry at once.
+                continue;
+            }
+            let before = consented.len();
+            responses = Some(
+                self.fulfil_round(peer, label, rounds, round.requests, &mut consented)
+                    .await?,
+            );
+            if consented.len() > before {
+                consented_at = Instant::now();
+            }
+        }
+    }
+
+    /// Sends one attempt and reads the answer (raw when captured).
+    async fn send_once(
+        &self,
+        peer: &Peer<RoleClient>,
+        request: ClientRequest,
+    ) -> Result<Reply, CallError> {
+        let handle = peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+            .map_err(CallError::Service)?;
+        let id = handle.id.clone();
+        let typed = handle.await_response().await;
+        let raw = self.shared.raw.take_result(&id);
+        let typed = typed.map_err(CallError::Service)?;
+        let limits = &self.config().limits;
+        let raw = match (raw, &typed) {
+            (Some(raw), _) => raw,
+            // Not captured (a transport of the caller's): rmcp's typed parse, lossy.
+            (None, ServerResult::InputRequiredResult(r)) => serde_json::to_value(r)
+                .map_err(|e| malformed(format!("cannot read the result: {e}")))?,
+            (None, _) => return Ok(Reply::Complete(Box::new(typed))),
+        };
+        match parse_round(&raw, limits)? {
+            None => Ok(Reply::Complete(Box::new(typed))),
+            Some(round) => Ok(Reply::Round(round)),
+        }
+    }
+
+    /// Presents one round's input requests and collects the answers.
+    async fn fulfil_round(
+        &self,
+        peer: &Peer<RoleClient>,
+        tool: &str,
+        round: u32,
+        requests: Vec<(String, Value)>,
+        consented: &mut Vec<String>,
+    ) -> Result<InputResponses, CallError> {
+        let server = self.identity(peer);
+        // Every request is checked before anything is shown: one bad one ends the call.
+        let mut checked = Vec::with_capacity(requests.len());
+        for (key, mut params) in requests {
+            // 2026-07-28 URL requests carry no elicitationId; the core's reading wants
+            // one, so the key stands in (it is never sent).
+            if url_of(&params).is_some()
+                && let Some(obj) = params.as_object_mut()
+                && !obj.contains_key("elicitationId")
+            {
+                obj.insert("elicitationId".into(), Value::String(key.clone()));
+            }
+            match self.check_request(&params) {
+                Ok(request) => checked.push((key, request, params)),
+                Err(e) => {
+                    self.shared
+                        .ui
+                        .notify(Notice::Refused {
+                            server: server.clone(),
+                            reason: e.message.to_string(),
+                        })
+                        .await;
+                    return Err(CallError::InputRequestRefused {
+                        key,
+                        reason: e.message.to_string(),
+                    });
+                }
+            }
+        }
+        if self.is_stop_asking() {
+            return Ok(checked
+                .into_iter()
+                .map(|(k, _, _)| (k, CreateResult::decline().to_value()))
+                .collect());
+        }
+        // One round is one prompt for the rate limit, however many steps it has.
+        match self.shared.limiter.check() {
+            Admission::Allowed => {}
+            admission => {
+                if admission == Admission::RefusedNotify {
+                    self.shared
+                        .ui
+                        .notify(Notice::RateLimited {
+                            server: server.clone(),
+                            policy: self.shared.limiter.policy(),
+                        })
+                        .await;
+                }
+                return Err(CallError::RateLimited);
+            }
+        }
+        let _turn = self.shared.lane.lock().await;
+        let of = checked.len();
+        if of > 1 {
+            let overview = InputOverview {
+                server: server.clone(),
+                tool: tool.to_owned(),
+                steps: checked.iter().map(|(k, r, _)| step_of(k, r)).collect(),
+                round,
+            };
+            if self.shared.ui.input_overview(overview).await == OverviewChoice::Cancel {
+                return Err(CallError::Abandoned);
+            }
+        }
+        let mut answers = BTreeMap::new();
+        let mut dismissed = false;
+        for (i, (key, request, params)) in checked.into_iter().enumerate() {
+            let result = if dismissed {
+                CreateResult::cancel()
+            } else if self.is_stop_asking() {
+                CreateResult::decline()
+            } else {
+                let origin = UrlOrigin::InputRequired {
+                    tool: tool.to_owned(),
+                    key: key.clone(),
+                    step: i + 1,
+                    of,
+                };
+                self.present_step(&server, key.clone(), request, params, origin, consented)
+                    .await
+            };
+            dismissed |= result.action == mcp_elicit_core::message::Action::Cancel;
+            answers.insert(key, result.to_value());
+        }
+        Ok(answers)
+    }
+
+    /// One step: the form or the URL consent, under the prompt timeout.
+    async fn present_step(
+        &self,
+        server: &ServerIdentity,
+        key: String,
+        request: CreateRequest,
+        params: Value,
+        origin: UrlOrigin,
+        consented: &mut Vec<String>,
+    ) -> CreateResult {
+        let answer = async {
+            match request {
+                CreateRequest::Form(form) => {
+                    let raw_schema = params.get("requestedSchema").cloned().unwrap_or_default();
+                    self.run_form(server.clone(), key, form, raw_schema).await
+                }
+                CreateRequest::Url(url) => match self.consent_url(server, origin, &url).await {
+                    UrlOutcome::Opened => {
+                        consented.push(url.url.clone());
+                        CreateResult::accept_url()
+                    }
+                    UrlOutcome::Declined | UrlOutcome::Blocked => CreateResult::decline(),
+                    UrlOutcome::Cancelled => CreateResult::cancel(),
+                },
+            }
+        };
+        match self.shared.config.prompt_timeout {
+            Some(limit) => tokio::time::timeout(limit, answer)
+                .await
+                .unwrap_or_else(|_| CreateResult::cancel()),
+            None => answer.await,
+        }
+    }
+}
+
+fn step_of(key: &str, request: &CreateRequest) -> InputStep {
+    match request {
+        CreateRequest::Form(form) => InputStep::Form {
+            key: key.to_owned(),
+            message: PlainText::from_untrusted(&form.message),
+            fields: form
+                .schema
+                .properties()
+                .iter()
+                .map(|p| p.label().to_owned())
+                .collect(),
+        },
+        CreateRequest::Url(url) => InputStep::Url {
+            key: key.to_owned(),
+            message: PlainText::from_untrusted(&url.message),
+            url: url.url.clone(),
+            analysis: Box::new(mcp_elicit_core::url_safety::analyze(&url.url)),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn limits() -> Limits {
+        Limits::default()
+    }
+
+    fn err(v: Value) -> String {
+        match parse_round(&v, &limits()) {
+            Err(e) => e.to_string(),
+            Ok(_) => String::from("accepted"),
+        }
+    }
+
+    #[test]
+    fn complete_and_absent_result_types_are_final() {
+        assert!(matches!(
+            parse_round(&json!({"content": []}), &limits()),
+            Ok(None)
+        ));
+        assert!(matches!(
+            parse_round(&json!({"resultType": "complete"}), &limits()),
+            Ok(None)
+        ));
+    }
+
+    #[test]
+    fn malformed_rounds_are_named() {
+        assert!(err(json!({"resultType": "bogus"})).contains("unknown resultType \"bogus\""));
+        assert!(err(json!({"resultType": 3})).contains("resultType is not a string"));
+        assert!(
+            err(json!({"resultType": "input_required"})).contains("inputRequests or requestState")
+        );
+        assert!(
+            err(json!({"resultType": "input_required", "inputRequests": {"a": 1}}))
+                .contains("inputRequests.\"a\" is not an object")
+        );
+        assert!(
+            err(json!({"resultType": "input_required", "inputRequests": []}))
+                .contains("inputRequests is not an object")
+        );
+        assert!(
+            err(json!({"resultType": "input_required", "requestState": {"x": 1}}))
+                .contains("requestState is not a string")
+        );
+        let huge = "x".repeat(limits().max_request_state_bytes + 1);
+        assert!(
+            err(json!({"resultType": "input_required", "requestState": huge}))
+                .contains("more than this client echoes")
+        );
+        let many: serde_json::Map<String, Value> = (0..300)
+            .map(|i| {
+                (
+                    format!("k{i}"),
+                    json!({"method": "elicitation/create", "params": {}}),
+                )
+            })
+            .collect();
+        assert!(
+            err(json!({"resultType": "input_required", "inputRequests": many}))
+                .contains("300 input requests")
+        );
+        assert!(
+            err(json!({"resultType": "input_required", "inputRequests": {"s": {"method": "sampling/createMessage", "params": {}}}}))
+                .contains("did not declare")
+        );
+        assert!(
+            err(
+                json!({"resultType": "input_required", "inputRequests": {"p": {"method": "ping"}}})
+            )
+            .contains("unknown method \"ping\"")
+        );
+    }
+
+    #[test]
+    fn state_is_kept_exactly() {
+        let state = "  {\"a\":1}\u{e9}\\n ";
+        let round = parse_round(
+            &json!({"resultType": "input_required", "requestState": state}),
+            &limits(),
+        );
+        let Ok(Some(round)) = round else {
+            panic!("not a round")
+        };
+        assert_eq!(round.state.as_deref(), Some(state));
+        assert!(round.requests.is_empty());
+    }
+}

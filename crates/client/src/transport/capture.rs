@@ -1,0 +1,283 @@
+//! [`CapturingReqwest`]: rmcp's reqwest client, keeping the raw JSON body of the answers
+//! to `tools/call`, `prompts/get` and `resources/read`.
+//!
+//! On 2026-07-28 those requests may be answered with an `InputRequiredResult`, often as a
+//! plain `application/json` body (the Python SDK answers that way whenever the handler is
+//! fast). rmcp parses such a body into its typed model, which drops what it does not know
+//! (`pattern`, and every keyword a tolerant reading of a form needs) and turns a malformed
+//! result into something else. For those three methods this client sends the POST itself,
+//! shows the body to [`RawRequests`] and parses it the same way rmcp does; SSE bodies are
+//! handed on as streams (the [`TappedHttpClient`](super::http::TappedHttpClient) around
+//! it sees their events). Every other message goes through rmcp's own client unchanged.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use http::{HeaderName, HeaderValue};
+use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_client::{
+    SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
+    StreamableHttpResponseLimits,
+};
+use sse_stream::{Sse, SseStream};
+
+use crate::raw::RawRequests;
+
+const SESSION_HEADER: &str = "mcp-session-id";
+
+/// The methods whose answers may be `InputRequiredResult`s.
+fn may_require_input(message: &ClientJsonRpcMessage) -> bool {
+    let ClientJsonRpcMessage::Request(request) = message else {
+        return false;
+    };
+    matches!(
+        request.request.method(),
+        "tools/call" | "prompts/get" | "resources/read"
+    )
+}
+
+/// rmcp's reqwest client with raw capture of the answers that may require input.
+#[derive(Debug, Clone, Default)]
+pub struct CapturingReqwest {
+    inner: reqwest::Client,
+    raw: RawRequests,
+}
+
+impl CapturingReqwest {
+    /// Wraps `inner`; raw results go to `raw`.
+    pub fn new(inner: reqwest::Client, raw: RawRequests) -> Self {
+        Self { inner, raw }
+    }
+
+    async fn post_capturing(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        limits: StreamableHttpResponseLimits,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>> {
+        let mut request = self
+            .inner
+            .post(uri.as_ref())
+            .header(http::header::ACCEPT, "text/event-stream, application/json");
+        if let Some(token) = auth_header {
+            request = request.bearer_auth(token);
+        }
+        for (name, value) in custom_headers {
+            request = request.header(name, value);
+        }
+        if let Some(session) = &session_id {
+            request = request.header(SESSION_HEADER, session.as_ref());
+        }
+        let response = request
+            .json(&message)
+            .send()
+            .await
+            .map_err(StreamableHttpError::Client)?;
+        let status = response.status();
+        if matches!(
+            status,
+            reqwest::StatusCode::ACCEPTED | reqwest::StatusCode::NO_CONTENT
+        ) {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        if status == reqwest::StatusCode::NOT_FOUND && session_id.is_some() {
+            return Err(StreamableHttpError::SessionExpired);
+        }
+        let content_type = response
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| {
+                v.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase()
+            });
+        let session = response
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        if status.is_success() && content_type.as_deref() == Some("text/event-stream") {
+            let stream: BoxStream<'static, Result<Sse, SseError>> =
+                SseStream::from_bytes_stream(response.bytes_stream()).boxed();
+            return Ok(StreamableHttpPostResponse::Sse(stream, session));
+        }
+        let is_json = content_type.as_deref() == Some("application/json");
+        let limit = if is_json {
+            limits.max_json_response_size
+        } else {
+            limits.max_error_response_size
+        };
+        let body = read_bounded(response, limit).await?;
+        if is_json {
+            if let Ok(text) = std::str::from_utf8(&body) {
+                self.raw.observe_str(text);
+            }
+            match serde_json::from_slice::<ServerJsonRpcMessage>(&body) {
+                Ok(parsed) => return Ok(StreamableHttpPostResponse::Json(parsed, session)),
+                Err(e) if status.is_success() => {
+                    return Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(
+                        format!("the server's JSON answer is not JSON-RPC: {e}"),
+                    )));
+                }
+                Err(_) => {}
+            }
+        }
+        let preview: String = String::from_utf8_lossy(&body).chars().take(256).collect();
+        if status.is_success() {
+            return Err(StreamableHttpError::UnexpectedContentType(content_type));
+        }
+        Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(
+            format!("HTTP {status}: {preview}"),
+        )))
+    }
+}
+
+/// Reads at most `limit` bytes of the body; a longer body is an error.
+async fn read_bounded(
+    response: reqwest::Response,
+    limit: usize,
+) -> Result<Vec<u8>, StreamableHttpError<reqwest::Error>> {
+    let mut body = Vec::new();
+    let mut stream = response.bytes_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(StreamableHttpError::Client)?;
+        if body.len() + chunk.len() > limit {
+            return Err(StreamableHttpError::ResponseBodyTooLarge { max_size: limit });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+impl StreamableHttpClient for CapturingReqwest {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        self.post_message_with_response_limits(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            StreamableHttpResponseLimits::default(),
+        )
+        .await
+    }
+
+    async fn post_message_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        let mut limits = StreamableHttpResponseLimits::default();
+        limits.max_sse_event_size = max_sse_event_size;
+        self.post_message_with_response_limits(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        )
+        .await
+    }
+
+    async fn post_message_with_response_limits(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        limits: StreamableHttpResponseLimits,
+    ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
+        if may_require_input(&message) {
+            return self
+                .post_capturing(
+                    uri,
+                    message,
+                    session_id,
+                    auth_header,
+                    custom_headers,
+                    limits,
+                )
+                .await;
+        }
+        self.inner
+            .post_message_with_response_limits(
+                uri,
+                message,
+                session_id,
+                auth_header,
+                custom_headers,
+                limits,
+            )
+            .await
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<(), StreamableHttpError<Self::Error>> {
+        self.inner
+            .delete_session(uri, session_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
+        self.inner
+            .get_stream(uri, session_id, last_event_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Result<BoxStream<'static, Result<Sse, SseError>>, StreamableHttpError<Self::Error>> {
+        self.inner
+            .get_stream_with_max_sse_event_size(
+                uri,
+                session_id,
+                last_event_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await
+    }
+}
