@@ -25,8 +25,7 @@ use clap::{Args, ValueEnum};
 use mcp_elicit_client::rmcp::model::{CallToolRequestParams, CallToolResult};
 use mcp_elicit_client::{
     CallError, Config, ElicitationClient, FormPolicy, ManualOpen, OpenError, ProtocolChoice,
-    ScriptedUi,
-    ServerTarget, SystemBrowser, UrlOpener, UrlPolicy,
+    ScriptedUi, ServerTarget, SystemBrowser, UrlOpener, UrlPolicy,
 };
 use mcp_elicit_core::message::Capability;
 use serde_json::{Map, Value, json};
