@@ -2,6 +2,10 @@
 //! Streamable HTTP and stdio. The peer servers validate accepted answers with their own SDK's
 //! JSON Schema validation (TypeScript: AJV; Python: jsonschema), so an accepted call is also proof
 //! that the answer matched the requested schema, pattern and formats included.
+//!
+//! These peers elicit the 2025-11-25 way (server-to-client `elicitation/create`), which the
+//! Python SDK 2.3 refuses on a 2026-07-28 request although it offers that revision; the calls
+//! pin `--protocol 2025-11-25`. The 2026-07-28 peers are in `our_client_2026.rs`.
 
 use std::ffi::OsString;
 
@@ -33,6 +37,7 @@ fn call(target: &Target, tool: &str, args: &[&str]) -> RunOutput {
     ];
     argv.extend(args.iter().map(OsString::from));
     argv.extend(["--timeout".into(), "60".into()]);
+    argv.extend(["--protocol".into(), "2025-11-25".into()]);
     run(&argv)
 }
 
