@@ -333,14 +333,9 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
             }
             match self.check_request(&params) {
                 Ok(request) => checked.push((key, request, params)),
+                // The call ends with this error (2025-11-25's Notice::Refused says the
+                // server goes on, which is not so here).
                 Err(e) => {
-                    self.shared
-                        .ui
-                        .notify(Notice::Refused {
-                            server: server.clone(),
-                            reason: e.message.to_string(),
-                        })
-                        .await;
                     return Err(CallError::InputRequestRefused {
                         key,
                         reason: e.message.to_string(),

@@ -9,9 +9,9 @@ use std::time::Duration;
 
 use mcp_elicit_client::rmcp;
 use mcp_elicit_client::{
-    Config, Connection, ElicitationClient, ElicitationUi, FormPrompt, FormResponse, Notice,
-    OpenError, OverviewChoice, ProgressUpdate, ProtocolChoice, RequiredOverview, StallChoice,
-    StalledCompletion, TransportIdentity, UrlDecision, UrlOpener, UrlPrompt,
+    Config, Connection, ElicitationClient, ElicitationUi, FormPrompt, FormResponse, InputOverview,
+    Notice, OpenError, OverviewChoice, ProgressUpdate, ProtocolChoice, RequiredOverview,
+    StallChoice, StalledCompletion, TransportIdentity, UrlDecision, UrlOpener, UrlPrompt,
 };
 use mcp_elicit_core::message::{Capability, METHOD_COMPLETE};
 use rmcp::model::{
@@ -230,6 +230,8 @@ pub struct UiState {
     pub overviews: Mutex<Vec<RequiredOverview>>,
     /// Answers to overviews (default: continue).
     pub overview_script: Mutex<VecDeque<OverviewChoice>>,
+    /// 2026-07-28 input overviews presented.
+    pub input_overviews: Mutex<Vec<InputOverview>>,
 }
 
 #[derive(Clone, Default)]
@@ -320,6 +322,16 @@ impl ElicitationUi for TestUi {
 
     async fn required_overview(&self, overview: RequiredOverview) -> OverviewChoice {
         self.0.overviews.lock().unwrap().push(overview);
+        self.0
+            .overview_script
+            .lock()
+            .unwrap()
+            .pop_front()
+            .unwrap_or(OverviewChoice::Continue)
+    }
+
+    async fn input_overview(&self, overview: InputOverview) -> OverviewChoice {
+        self.0.input_overviews.lock().unwrap().push(overview);
         self.0
             .overview_script
             .lock()
