@@ -113,7 +113,7 @@ pub fn lint_schema_with(schema: &Schema, reviewed: &ReviewedNotSecret) -> Vec<Se
     }
     for p in schema.properties() {
         let numeric = match p.kind() {
-            PropertyKind::String(_) => false,
+            PropertyKind::String(_) | PropertyKind::Union(_) => false,
             PropertyKind::Number(_) => true,
             // A boolean or a select cannot carry a secret: the user picks a listed value.
             _ => continue,

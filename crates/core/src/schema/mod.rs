@@ -17,14 +17,19 @@ mod parse;
 mod parse_property;
 mod parse_select;
 mod pattern;
+mod received;
 mod redos;
 mod serialize;
+mod tolerant;
 
 pub use builder::{PropertyBuilder, SchemaBuilder};
 pub(crate) use model::Count;
 pub use model::{
     BooleanSpec, EnumOption, MultiSelectSpec, MultiSelectStyle, NumberSpec, Property, PropertyKind,
-    Schema, SingleSelectSpec, SingleSelectStyle, StringFormat, StringSpec,
+    Schema, SingleSelectSpec, SingleSelectStyle, StringFormat, StringSpec, option_index,
+    option_json,
 };
 pub use parse::ParseLimits;
 pub use pattern::Pattern;
+pub(crate) use received::json_equal as received_json_equal;
+pub use received::{Extras, NoticeKind, SchemaNotice, UnionSpec};

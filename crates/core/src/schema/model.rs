@@ -8,6 +8,7 @@
 use serde_json::{Map, Number, Value};
 
 use super::pattern::Pattern;
+use super::received::{Extras, SchemaNotice, UnionSpec};
 
 /// A parsed, checked form-mode `requestedSchema`: a flat object of primitive properties.
 #[derive(Debug, Clone)]
@@ -26,6 +27,18 @@ pub struct Schema {
     /// Top-level members outside the modelled keywords that the subset tolerates
     /// (`additionalProperties: false`, `x-` vendor extensions, `$comment`), kept for round trips.
     pub(crate) extensions: Map<String, Value>,
+    /// Set by a tolerant reading that went beyond the subset: the schema as received and
+    /// the notices for the user.
+    pub(crate) reading: Option<Box<TolerantReading>>,
+}
+
+/// What a tolerant reading that went beyond the subset keeps at the top level.
+#[derive(Debug, Clone)]
+pub(crate) struct TolerantReading {
+    /// The schema exactly as received (what [`Schema::to_value`] gives back).
+    pub(crate) raw: Value,
+    /// What the user should be told, in document order.
+    pub(crate) notices: Vec<SchemaNotice>,
 }
 
 /// One property of the flat object.
@@ -39,6 +52,8 @@ pub struct Property {
     pub(crate) kind: PropertyKind,
     /// Tolerated extra members (`x-` vendor extensions, `$comment`), kept for round trips.
     pub(crate) extensions: Map<String, Value>,
+    /// What a tolerant reading keeps beyond the subset (`None` for a strict reading).
+    pub(crate) extras: Option<Box<Extras>>,
 }
 
 /// What a property holds, with every constraint of its kind.
@@ -57,6 +72,10 @@ pub enum PropertyKind {
     /// `type: array` whose `items` are `{type: string, enum}` or `{anyOf: [{const, title}]}`:
     /// choose several.
     MultiSelect(MultiSelectSpec),
+    /// Only from a tolerant reading: no single `type` but an `anyOf`/`oneOf` of
+    /// primitives (`Union[int, str]`); one text field accepting what any alternative
+    /// accepts.
+    Union(UnionSpec),
 }
 
 /// Constraints of a free-text string property.
@@ -251,6 +270,16 @@ impl Schema {
     pub fn extensions(&self) -> &Map<String, Value> {
         &self.extensions
     }
+    /// What a tolerant reading ([`Schema::parse_received`]) did that the user should
+    /// know, in document order; empty for a schema inside the subset.
+    pub fn notices(&self) -> &[SchemaNotice] {
+        self.reading.as_ref().map_or(&[], |r| r.notices.as_slice())
+    }
+    /// Whether this schema was read beyond the subset (by [`Schema::parse_received`]):
+    /// then [`to_value`](Self::to_value) gives back the schema exactly as received.
+    pub fn is_beyond_subset(&self) -> bool {
+        self.reading.is_some()
+    }
 }
 
 impl Property {
@@ -282,9 +311,39 @@ impl Property {
     pub fn extensions(&self) -> &Map<String, Value> {
         &self.extensions
     }
+    /// What a tolerant reading kept beyond the subset (`None` for a strict reading).
+    pub fn extras(&self) -> Option<&Extras> {
+        self.extras.as_deref()
+    }
     /// Its `default`, as JSON, when it has one.
     pub fn default_value(&self) -> Option<Value> {
+        let typed = self.extras().and_then(Extras::typed_options);
+        if let Some(typed) = typed {
+            return match &self.kind {
+                PropertyKind::SingleSelect(s) => {
+                    let d = s.default.as_deref()?;
+                    s.options
+                        .iter()
+                        .position(|o| o.value == d)
+                        .and_then(|i| typed.get(i).cloned())
+                }
+                PropertyKind::MultiSelect(m) => m.default.as_ref().map(|d| {
+                    Value::Array(
+                        d.iter()
+                            .filter_map(|v| {
+                                m.options
+                                    .iter()
+                                    .position(|o| &o.value == v)
+                                    .and_then(|i| typed.get(i).cloned())
+                            })
+                            .collect(),
+                    )
+                }),
+                _ => None,
+            };
+        }
         match &self.kind {
+            PropertyKind::Union(u) => u.default.clone(),
             PropertyKind::String(s) => s.default.clone().map(Value::String),
             PropertyKind::Number(n) => n.default.clone().map(Value::Number),
             PropertyKind::Boolean(b) => b.default.map(Value::Bool),
@@ -382,4 +441,53 @@ impl MultiSelectSpec {
     pub fn default(&self) -> Option<&[String]> {
         self.default.as_deref()
     }
+}
+
+/// The JSON value option `index` of a select sends: its typed value when the tolerant
+/// reading kept one ([`Extras::typed_options`]), else its `value` as a string.
+///
+/// ```
+/// # use mcp_elicit_core::Schema;
+/// # use mcp_elicit_core::schema::option_json;
+/// # use serde_json::json;
+/// let schema = Schema::parse_received(&json!({"type": "object", "properties": {
+///     "level": {"type": "integer", "enum": [1, 2, 3]}}})).unwrap();
+/// let level = schema.property("level").unwrap();
+/// assert_eq!(option_json(level, 1), Some(json!(2)));
+/// ```
+pub fn option_json(property: &Property, index: usize) -> Option<Value> {
+    if let Some(typed) = property.extras().and_then(Extras::typed_options) {
+        return typed.get(index).cloned();
+    }
+    let options = match &property.kind {
+        PropertyKind::SingleSelect(s) => &s.options,
+        PropertyKind::MultiSelect(m) => &m.options,
+        _ => return None,
+    };
+    options.get(index).map(|o| Value::String(o.value.clone()))
+}
+
+/// The index of the select option that sends `value` (the inverse of [`option_json`]).
+///
+/// ```
+/// # use mcp_elicit_core::Schema;
+/// # use mcp_elicit_core::schema::option_index;
+/// # use serde_json::json;
+/// let schema = Schema::parse_received(&json!({"type": "object", "properties": {
+///     "level": {"type": "integer", "enum": [1, 2, 3]}}})).unwrap();
+/// assert_eq!(option_index(schema.property("level").unwrap(), &json!(3)), Some(2));
+/// ```
+pub fn option_index(property: &Property, value: &Value) -> Option<usize> {
+    if let Some(typed) = property.extras().and_then(Extras::typed_options) {
+        return typed
+            .iter()
+            .position(|t| super::received::json_equal(t, value));
+    }
+    let s = value.as_str()?;
+    let options = match &property.kind {
+        PropertyKind::SingleSelect(spec) => &spec.options,
+        PropertyKind::MultiSelect(spec) => &spec.options,
+        _ => return None,
+    };
+    options.iter().position(|o| o.value == s)
 }

@@ -76,13 +76,69 @@ fn int_vs_float(i: i128, f: f64) -> Ordering {
     }
 }
 
+/// A finite JSON number as a decimal: `negative`, `digits` × 10^`exponent`, with the
+/// digits as written (for a float, its shortest round-trip form: what the JSON said).
+fn decimal(n: &Number) -> Option<(bool, u128, i32)> {
+    if let Some(u) = n.as_u64() {
+        return Some((false, u128::from(u), 0));
+    }
+    if let Some(i) = n.as_i64() {
+        return Some((i < 0, u128::from(i.unsigned_abs()), 0));
+    }
+    let f = n.as_f64().filter(|f| f.is_finite())?;
+    let text = format!("{:e}", f.abs());
+    let (mantissa, exponent) = text.split_once('e')?;
+    let mut exponent: i32 = exponent.parse().ok()?;
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits: u128 = format!("{whole}{fraction}").parse().ok()?;
+    exponent -= i32::try_from(fraction.len()).ok()?;
+    Some((f < 0.0, digits, exponent))
+}
+
+/// Whether `n` is a multiple of `m` (> 0), exactly on the decimal values as written:
+/// `7` of `2` is false, `0.3` of `0.1` is true (a binary-float division would say
+/// 2.9999999999999996), `1e308` of `0.5` is true. `false` for a non-finite number.
+pub(crate) fn is_multiple_of(n: &Number, m: &Number) -> bool {
+    let (Some((_, a, ea)), Some((_, b, eb))) = (decimal(n), decimal(m)) else {
+        return false;
+    };
+    if a == 0 {
+        return true;
+    }
+    if b == 0 {
+        return false;
+    }
+    // n / m = (a / b) * 10^(ea - eb): scale the one with the larger exponent.
+    if ea >= eb {
+        // a * 10^(ea-eb) mod b, without overflow (b < 2^64 for any JSON number's digits).
+        let mut r = a % b;
+        for _ in 0..(ea - eb) {
+            r = (r * 10) % b;
+            if r == 0 {
+                break;
+            }
+        }
+        r == 0
+    } else {
+        // a mod (b * 10^(eb-ea)): a smaller non-zero a is no multiple.
+        let mut big = b;
+        for _ in 0..(eb - ea) {
+            match big.checked_mul(10) {
+                Some(v) if v <= a => big = v,
+                _ => return false,
+            }
+        }
+        a % big == 0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::cmp::Ordering::{self, Equal, Greater, Less};
 
     use serde_json::Number;
 
-    use super::{compare, is_finite, is_integer};
+    use super::{compare, is_finite, is_integer, is_multiple_of};
 
     fn n(text: &str) -> Number {
         serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -156,5 +212,36 @@ mod tests {
             compare(&n("-1e300"), &n("-9223372036854775808")),
             Some(Less)
         );
+    }
+
+    #[test]
+    fn multiples_exact_on_decimals() {
+        let yes = [
+            ("4", "2"),
+            ("0.3", "0.1"),
+            ("1e308", "0.5"),
+            ("-6", "3"),
+            ("0", "7"),
+            ("10.5", "0.01"),
+            ("18446744073709551615", "5"),
+            ("1e2", "25"),
+        ];
+        for (a, b) in yes {
+            assert!(is_multiple_of(&n(a), &n(b)), "{a} is a multiple of {b}");
+        }
+        let no = [
+            ("7", "2"),
+            ("0.35", "0.1"),
+            ("1e-5", "0.5"),
+            ("1", "1e300"),
+            ("10.001", "0.01"),
+            ("9007199254740993", "2"),
+        ];
+        for (a, b) in no {
+            assert!(
+                !is_multiple_of(&n(a), &n(b)),
+                "{a} is not a multiple of {b}"
+            );
+        }
     }
 }

@@ -8,7 +8,7 @@
 use serde_json::{Map, Number, Value};
 
 use crate::error::{Error, ErrorKind, Errors, pointer_token};
-use crate::schema::{Count, Schema};
+use crate::schema::{Count, NoticeKind, Schema, SchemaNotice};
 
 /// Size limits applied while parsing untrusted schemas. Anything over a limit is
 /// reported as [`ErrorKind::TooLarge`] and not examined further.
@@ -116,21 +116,61 @@ fn json_error_reason(e: &serde_json::Error) -> String {
     }
 }
 
-/// The parser's state: the limits and the errors found so far.
+/// The parser's state: the limits, the errors found so far and, for a tolerant reading
+/// (`tolerant.rs`), the notices and what it needs to resolve references.
 pub(crate) struct Ctx<'l> {
     pub(crate) limits: &'l ParseLimits,
     pub(crate) errors: Vec<Error>,
     /// What is left of [`ParseLimits::max_pattern_automata_bytes`].
     pub(crate) automata_budget: usize,
+    /// A tolerant reading: [`soft`](Self::soft) problems become notices.
+    pub(crate) tolerant: bool,
+    /// Set when a tolerant reading used anything beyond the subset.
+    pub(crate) beyond: bool,
+    /// The tolerant reading's notices.
+    pub(crate) notices: Vec<SchemaNotice>,
+    /// `$defs` / `definitions` of the document, for local `$ref`s (tolerant only).
+    pub(crate) defs: Map<String, Value>,
+    /// How deep a tolerant reading is in references and `anyOf`s.
+    pub(crate) depth: usize,
 }
 
 impl<'l> Ctx<'l> {
-    fn new(limits: &'l ParseLimits) -> Self {
+    pub(crate) fn new(limits: &'l ParseLimits) -> Self {
         Self {
             limits,
             errors: Vec::new(),
             automata_budget: limits.max_pattern_automata_bytes,
+            tolerant: false,
+            beyond: false,
+            notices: Vec::new(),
+            defs: Map::new(),
+            depth: 0,
         }
+    }
+
+    /// Errors and notices so far: a section that adds to either found a problem.
+    pub(crate) fn problems(&self) -> usize {
+        self.errors.len() + self.notices.len()
+    }
+
+    /// A problem a tolerant reading can live with (the offending part is dropped): an
+    /// error for the strict parser, a notice for the tolerant one.
+    pub(crate) fn soft(&mut self, kind: ErrorKind, pointer: &str, message: impl Into<String>) {
+        if !self.tolerant {
+            self.error(kind, pointer, message);
+            return;
+        }
+        let notice = match kind {
+            ErrorKind::UnsupportedKeyword => NoticeKind::IgnoredKeyword,
+            ErrorKind::UnsupportedFormat => NoticeKind::UncheckedFormat,
+            ErrorKind::InvalidPattern => NoticeKind::UncheckedPattern,
+            ErrorKind::InvalidDefault => NoticeKind::DefaultDropped,
+            ErrorKind::ContradictoryBounds => NoticeKind::ContradictoryBounds,
+            ErrorKind::UnknownRequired => NoticeKind::UnknownRequired,
+            _ => NoticeKind::MalformedKeyword,
+        };
+        self.notice(notice, pointer, message);
     }
 
     /// Records an error (until `max_errors`, then one last note).
@@ -177,7 +217,7 @@ impl<'l> Ctx<'l> {
         match value {
             Value::String(s) => self.check_size(s, &at).then(|| s.clone()),
             other => {
-                self.error(
+                self.soft(
                     ErrorKind::InvalidValue,
                     &at,
                     format!("`{key}` must be a string, not {}", describe(other)),
@@ -199,7 +239,7 @@ impl<'l> Ctx<'l> {
         match value.as_number().and_then(Count::from_number) {
             Some(count) => Some(count),
             None => {
-                self.error(
+                self.soft(
                     ErrorKind::InvalidValue,
                     &join(base, key),
                     format!(
@@ -223,7 +263,7 @@ impl<'l> Ctx<'l> {
         match value {
             Value::Number(n) if super::number::is_finite(n) => Some(n.clone()),
             other => {
-                self.error(
+                self.soft(
                     ErrorKind::InvalidValue,
                     &join(base, key),
                     format!("`{key}` must be a finite number, not {}", describe(other)),
@@ -301,7 +341,7 @@ const TOP_KEYWORDS: &[&str] = &[
     "$schema",
 ];
 
-fn parse_schema(cx: &mut Ctx<'_>, value: &Value) -> Option<Schema> {
+pub(crate) fn parse_schema(cx: &mut Ctx<'_>, value: &Value) -> Option<Schema> {
     let Some(obj) = value.as_object() else {
         cx.error(
             ErrorKind::NotAnObjectSchema,
@@ -315,6 +355,11 @@ fn parse_schema(cx: &mut Ctx<'_>, value: &Value) -> Option<Schema> {
     };
     match obj.get("type") {
         Some(Value::String(t)) if t == "object" => {}
+        None if cx.tolerant && obj.get("properties").is_some_and(Value::is_object) => cx.notice(
+            NoticeKind::InferredType,
+            "",
+            "the form has no `\"type\": \"object\"`; read as an object",
+        ),
         None => cx.error(
             ErrorKind::NotAnObjectSchema,
             "",
@@ -339,7 +384,10 @@ fn parse_schema(cx: &mut Ctx<'_>, value: &Value) -> Option<Schema> {
             continue;
         }
         if key == "additionalProperties" {
-            if member == &Value::Bool(false) {
+            if cx.tolerant && member != &Value::Bool(false) {
+                // Harmless: an answer never carries fields the form does not show.
+                cx.beyond = true;
+            } else if member == &Value::Bool(false) {
                 extensions.insert(key.clone(), member.clone());
             } else {
                 cx.error(
@@ -350,13 +398,17 @@ fn parse_schema(cx: &mut Ctx<'_>, value: &Value) -> Option<Schema> {
             }
             continue;
         }
+        if cx.tolerant {
+            super::tolerant::top_member(cx, key, member, &mut extensions);
+            continue;
+        }
         cx.extra_member(key, member, "", "the top level", &mut extensions);
     }
 
     let mut properties = Vec::new();
     let mut have_properties = false;
     match obj.get("properties") {
-        None => cx.error(ErrorKind::InvalidValue, "", "missing `properties`"),
+        None => cx.soft(ErrorKind::InvalidValue, "", "missing `properties`"),
         Some(Value::Object(props)) => {
             if props.len() > cx.limits.max_properties {
                 cx.error(
@@ -405,7 +457,7 @@ fn parse_schema(cx: &mut Ctx<'_>, value: &Value) -> Option<Schema> {
             for (i, name) in names.iter().enumerate() {
                 let at = format!("/required/{i}");
                 let Value::String(name) = name else {
-                    cx.error(
+                    cx.soft(
                         ErrorKind::InvalidValue,
                         &at,
                         format!("`required` entries must be strings, not {}", describe(name)),
@@ -413,7 +465,7 @@ fn parse_schema(cx: &mut Ctx<'_>, value: &Value) -> Option<Schema> {
                     continue;
                 };
                 if required.contains(name) {
-                    cx.error(
+                    cx.soft(
                         ErrorKind::InvalidValue,
                         &at,
                         format!("\"{name}\" is listed twice in `required`"),
@@ -421,11 +473,14 @@ fn parse_schema(cx: &mut Ctx<'_>, value: &Value) -> Option<Schema> {
                     continue;
                 }
                 if have_properties && !defined.is_some_and(|d| d.contains_key(name)) {
-                    cx.error(
+                    cx.soft(
                         ErrorKind::UnknownRequired,
                         &at,
                         format!("`required` names \"{name}\", which is not a property"),
                     );
+                    if cx.tolerant {
+                        continue;
+                    }
                 }
                 required.push(name.clone());
             }
@@ -452,6 +507,7 @@ fn parse_schema(cx: &mut Ctx<'_>, value: &Value) -> Option<Schema> {
         required,
         required_listed,
         extensions,
+        reading: None,
     })
 }
 

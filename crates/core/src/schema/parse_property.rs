@@ -7,6 +7,7 @@ use super::model::{BooleanSpec, NumberSpec, Property, PropertyKind, StringFormat
 use super::number;
 use super::parse::{Ctx, describe, join, show};
 use super::pattern::Pattern;
+use super::received::Extras;
 use crate::error::ErrorKind;
 
 /// Keywords every kind accepts.
@@ -14,7 +15,7 @@ const COMMON: &[&str] = &["type", "title", "description", "default"];
 
 /// The shape a property's `type` (and `enum`/`oneOf`) selects.
 #[derive(Debug, Clone, Copy)]
-enum Shape {
+pub(crate) enum Shape {
     String,
     Number { integer: bool },
     Boolean,
@@ -31,6 +32,18 @@ impl Shape {
             Shape::Boolean => &[],
             Shape::SingleSelect => &["enum", "enumNames", "oneOf"],
             Shape::MultiSelect => &["items", "minItems", "maxItems"],
+        }
+    }
+
+    /// Keywords a tolerant reading accepts besides [`keywords`](Self::keywords), and
+    /// checks.
+    pub(crate) fn tolerated(self) -> &'static [&'static str] {
+        match self {
+            Shape::String => &[],
+            Shape::Number { .. } => &["exclusiveMinimum", "exclusiveMaximum", "multipleOf"],
+            Shape::Boolean => &["const"],
+            Shape::SingleSelect => &[],
+            Shape::MultiSelect => &["uniqueItems"],
         }
     }
 
@@ -65,6 +78,21 @@ pub(crate) fn parse_property(
         );
         return None;
     };
+    if cx.tolerant {
+        return super::tolerant::parse_property(cx, name, obj, at);
+    }
+    parse_object(cx, name, obj, at, None)
+}
+
+/// Parses a property schema object; `extras` is `Some` for a tolerant reading (which
+/// has already resolved references and inferred a missing `type`).
+pub(crate) fn parse_object(
+    cx: &mut Ctx<'_>,
+    name: &str,
+    obj: &Map<String, Value>,
+    at: &str,
+    mut extras: Option<Extras>,
+) -> Option<Property> {
     let shape = shape_of(cx, obj, at)?;
     let title = cx.opt_string(obj, "title", at);
     let description = cx.opt_string(obj, "description", at);
@@ -73,17 +101,21 @@ pub(crate) fn parse_property(
         if COMMON.contains(&key.as_str()) || shape.keywords().contains(&key.as_str()) {
             continue;
         }
-        cx.extra_member(key, member, at, shape.describe(), &mut extensions);
+        match extras.as_mut() {
+            Some(x) => super::tolerant::member(cx, shape, key, member, at, x, &mut extensions),
+            None => cx.extra_member(key, member, at, shape.describe(), &mut extensions),
+        }
     }
+    let x = extras.as_mut();
     let kind = match shape {
-        Shape::String => PropertyKind::String(parse_string(cx, obj, at)),
-        Shape::Number { integer } => PropertyKind::Number(parse_number(cx, obj, at, integer)),
-        Shape::Boolean => PropertyKind::Boolean(parse_boolean(cx, obj, at)),
+        Shape::String => PropertyKind::String(parse_string(cx, obj, at, x)),
+        Shape::Number { integer } => PropertyKind::Number(parse_number(cx, obj, at, integer, x)),
+        Shape::Boolean => PropertyKind::Boolean(parse_boolean(cx, obj, at, x)),
         Shape::SingleSelect => {
-            PropertyKind::SingleSelect(super::parse_select::parse_single(cx, obj, at)?)
+            PropertyKind::SingleSelect(super::parse_select::parse_single(cx, obj, at, x)?)
         }
         Shape::MultiSelect => {
-            PropertyKind::MultiSelect(super::parse_select::parse_multi(cx, obj, at)?)
+            PropertyKind::MultiSelect(super::parse_select::parse_multi(cx, obj, at, x)?)
         }
     };
     Some(Property {
@@ -93,6 +125,7 @@ pub(crate) fn parse_property(
         required: false,
         kind,
         extensions,
+        extras: extras.filter(|x| *x != Extras::default()).map(Box::new),
     })
 }
 
@@ -104,6 +137,11 @@ fn shape_of(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str) -> Option<Shap
                 Some(Shape::SingleSelect)
             }
             "string" => Some(Shape::String),
+            "number" | "integer" | "boolean"
+                if cx.tolerant && (obj.contains_key("enum") || obj.contains_key("oneOf")) =>
+            {
+                Some(Shape::SingleSelect)
+            }
             "number" => Some(Shape::Number { integer: false }),
             "integer" => Some(Shape::Number { integer: true }),
             "boolean" => Some(Shape::Boolean),
@@ -158,13 +196,18 @@ fn shape_of(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str) -> Option<Shap
     }
 }
 
-fn parse_string(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str) -> StringSpec {
+fn parse_string(
+    cx: &mut Ctx<'_>,
+    obj: &Map<String, Value>,
+    at: &str,
+    mut extras: Option<&mut Extras>,
+) -> StringSpec {
     let min_length = cx.opt_count(obj, "minLength", at);
     let max_length = cx.opt_count(obj, "maxLength", at);
     if let (Some(min), Some(max)) = (&min_length, &max_length)
         && min.value > max.value
     {
-        cx.error(
+        cx.soft(
             ErrorKind::ContradictoryBounds,
             &join(at, "minLength"),
             format!(
@@ -178,7 +221,8 @@ fn parse_string(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str) -> StringS
         Some(Value::String(source)) => {
             let p_at = join(at, "pattern");
             if source.len() > cx.limits.max_pattern_bytes {
-                cx.error(
+                unchecked_pattern(extras.as_deref_mut(), source);
+                cx.soft(
                     ErrorKind::TooLarge,
                     &p_at,
                     format!(
@@ -192,14 +236,23 @@ fn parse_string(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str) -> StringS
                 match Pattern::compile_within(source, &mut cx.automata_budget) {
                     Ok(p) => Some(p),
                     Err(why) => {
-                        cx.error(ErrorKind::InvalidPattern, &p_at, why);
+                        unchecked_pattern(extras.as_deref_mut(), source);
+                        let why = if cx.tolerant {
+                            format!(
+                                "the pattern {} cannot run here ({why})",
+                                show(&Value::String(source.clone()))
+                            )
+                        } else {
+                            why
+                        };
+                        cx.soft(ErrorKind::InvalidPattern, &p_at, why);
                         None
                     }
                 }
             }
         }
         Some(other) => {
-            cx.error(
+            cx.soft(
                 ErrorKind::InvalidValue,
                 &join(at, "pattern"),
                 format!("`pattern` must be a string, not {}", describe(other)),
@@ -211,7 +264,11 @@ fn parse_string(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str) -> StringS
         None => None,
         Some(Value::String(f)) => {
             let found = StringFormat::from_keyword(f);
-            if found.is_none() {
+            if found.is_none()
+                && let Some(x) = extras.as_deref_mut()
+            {
+                super::tolerant::unknown_format(cx, x, f, &join(at, "format"));
+            } else if found.is_none() {
                 cx.error(
                     ErrorKind::UnsupportedFormat,
                     &join(at, "format"),
@@ -223,7 +280,7 @@ fn parse_string(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str) -> StringS
             found
         }
         Some(other) => {
-            cx.error(
+            cx.soft(
                 ErrorKind::InvalidValue,
                 &join(at, "format"),
                 format!("`format` must be a string, not {}", describe(other)),
@@ -243,11 +300,15 @@ fn parse_string(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str) -> StringS
         match default {
             Value::String(s) => {
                 if cx.check_size(s, &d_at) {
+                    let before = cx.notices.len();
                     check_string_default(cx, &spec, s, &d_at);
-                    spec.default = Some(s.clone());
+                    if cx.notices.len() == before {
+                        spec.default = Some(s.clone());
+                    }
                 }
             }
-            other => cx.error(
+            Value::Null if extras.as_deref().is_some_and(|x| x.nullable) => {}
+            other => cx.soft(
                 ErrorKind::InvalidDefault,
                 &d_at,
                 format!("the default must be a string, not {}", describe(other)),
@@ -257,13 +318,25 @@ fn parse_string(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str) -> StringS
     spec
 }
 
+/// Records a pattern that cannot run here, for a tolerant reading.
+fn unchecked_pattern(extras: Option<&mut Extras>, source: &str) {
+    if let Some(x) = extras {
+        x.unchecked_pattern = Some(source.to_owned());
+        x.unchecked.push("pattern".to_owned());
+        x.hints.push(format!(
+            "pattern (not checked here): {}",
+            super::parse::show(&Value::String(source.to_owned()))
+        ));
+    }
+}
+
 /// Checks a string default against its own property's constraints.
 fn check_string_default(cx: &mut Ctx<'_>, spec: &StringSpec, s: &str, at: &str) {
     let len = s.chars().count() as u64;
     if let Some(min) = spec.min_length.as_ref().map(|c| c.value)
         && len < min
     {
-        cx.error(
+        cx.soft(
             ErrorKind::InvalidDefault,
             at,
             format!("the default is {len} characters long, shorter than minLength {min}"),
@@ -272,7 +345,7 @@ fn check_string_default(cx: &mut Ctx<'_>, spec: &StringSpec, s: &str, at: &str) 
     if let Some(max) = spec.max_length.as_ref().map(|c| c.value)
         && len > max
     {
-        cx.error(
+        cx.soft(
             ErrorKind::InvalidDefault,
             at,
             format!("the default is {len} characters long, longer than maxLength {max}"),
@@ -281,13 +354,17 @@ fn check_string_default(cx: &mut Ctx<'_>, spec: &StringSpec, s: &str, at: &str) 
     if let Some(p) = &spec.pattern {
         match p.is_match_bounded(s) {
             Some(true) => {}
-            Some(false) => cx.error(
+            Some(false) => cx.soft(
                 ErrorKind::InvalidDefault,
                 at,
                 format!("the default does not match the pattern {}", p.source()),
             ),
-            None => cx.error(
-                ErrorKind::TooLarge,
+            None => cx.soft(
+                if cx.tolerant {
+                    ErrorKind::InvalidDefault
+                } else {
+                    ErrorKind::TooLarge
+                },
                 at,
                 format!(
                     "the default is too long to check safely against the pattern {} (it has \
@@ -300,7 +377,7 @@ fn check_string_default(cx: &mut Ctx<'_>, spec: &StringSpec, s: &str, at: &str) 
     if let Some(f) = spec.format
         && !default_format_ok(f, s)
     {
-        cx.error(
+        cx.soft(
             ErrorKind::InvalidDefault,
             at,
             format!("the default is not a valid {}", f.as_str()),
@@ -314,13 +391,19 @@ fn default_format_ok(format: StringFormat, s: &str) -> bool {
     crate::validate::formats::check_format(format, s)
 }
 
-fn parse_number(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str, integer: bool) -> NumberSpec {
+fn parse_number(
+    cx: &mut Ctx<'_>,
+    obj: &Map<String, Value>,
+    at: &str,
+    integer: bool,
+    mut extras: Option<&mut Extras>,
+) -> NumberSpec {
     let minimum = cx.opt_number(obj, "minimum", at);
     let maximum = cx.opt_number(obj, "maximum", at);
     if let (Some(min), Some(max)) = (&minimum, &maximum)
         && number::compare(min, max) == Some(std::cmp::Ordering::Greater)
     {
-        cx.error(
+        cx.soft(
             ErrorKind::ContradictoryBounds,
             &join(at, "minimum"),
             format!("minimum ({min}) is greater than maximum ({max})"),
@@ -332,12 +415,20 @@ fn parse_number(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str, integer: b
         maximum,
         default: None,
     };
+    if let Some(x) = extras.as_deref_mut() {
+        super::tolerant::number_extras(cx, obj, at, x);
+    }
     if let Some(default) = obj.get("default") {
         let d_at = join(at, "default");
         match default {
+            Value::Null if extras.as_deref().is_some_and(|x| x.nullable) => {}
             Value::Number(n) if number::is_finite(n) => {
+                let before = cx.notices.len();
+                if let Some(x) = extras.as_deref() {
+                    super::tolerant::check_number_default(cx, x, n, &d_at);
+                }
                 if integer && !number::is_integer(n) {
-                    cx.error(
+                    cx.soft(
                         ErrorKind::InvalidDefault,
                         &d_at,
                         format!("the default {n} is not an integer"),
@@ -346,7 +437,7 @@ fn parse_number(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str, integer: b
                 if let Some(min) = &spec.minimum
                     && number::compare(n, min) == Some(std::cmp::Ordering::Less)
                 {
-                    cx.error(
+                    cx.soft(
                         ErrorKind::InvalidDefault,
                         &d_at,
                         format!("the default {n} is below the minimum {min}"),
@@ -355,15 +446,17 @@ fn parse_number(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str, integer: b
                 if let Some(max) = &spec.maximum
                     && number::compare(n, max) == Some(std::cmp::Ordering::Greater)
                 {
-                    cx.error(
+                    cx.soft(
                         ErrorKind::InvalidDefault,
                         &d_at,
                         format!("the default {n} is above the maximum {max}"),
                     );
                 }
-                spec.default = Some(n.clone());
+                if cx.notices.len() == before {
+                    spec.default = Some(n.clone());
+                }
             }
-            other => cx.error(
+            other => cx.soft(
                 ErrorKind::InvalidDefault,
                 &d_at,
                 format!("the default must be a number, not {}", show(other)),
@@ -373,12 +466,30 @@ fn parse_number(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str, integer: b
     spec
 }
 
-fn parse_boolean(cx: &mut Ctx<'_>, obj: &Map<String, Value>, at: &str) -> BooleanSpec {
+fn parse_boolean(
+    cx: &mut Ctx<'_>,
+    obj: &Map<String, Value>,
+    at: &str,
+    extras: Option<&mut Extras>,
+) -> BooleanSpec {
+    let constant = match extras {
+        Some(x) => super::tolerant::boolean_const(cx, obj, at, x),
+        None => None,
+    };
     let default = match obj.get("default") {
         None => None,
+        Some(Value::Bool(b)) if constant.is_some_and(|c| c != *b) => {
+            cx.soft(
+                ErrorKind::InvalidDefault,
+                &join(at, "default"),
+                format!("the default {b} is not the only allowed value {}", !b),
+            );
+            None
+        }
         Some(Value::Bool(b)) => Some(*b),
+        Some(Value::Null) if cx.tolerant => None,
         Some(other) => {
-            cx.error(
+            cx.soft(
                 ErrorKind::InvalidDefault,
                 &join(at, "default"),
                 format!("the default must be true or false, not {}", show(other)),

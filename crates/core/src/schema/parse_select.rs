@@ -10,6 +10,7 @@ use super::model::{
     EnumOption, MultiSelectSpec, MultiSelectStyle, SingleSelectSpec, SingleSelectStyle,
 };
 use super::parse::{Ctx, describe, join, show};
+use super::received::Extras;
 use crate::error::ErrorKind;
 
 /// Parses a `type: string` property with `enum` or `oneOf`.
@@ -17,7 +18,11 @@ pub(crate) fn parse_single(
     cx: &mut Ctx<'_>,
     obj: &Map<String, Value>,
     at: &str,
+    extras: Option<&mut Extras>,
 ) -> Option<SingleSelectSpec> {
+    if let Some(x) = extras {
+        return super::tolerant::parse_single(cx, obj, at, x);
+    }
     let (style, options) = match (obj.get("enum"), obj.get("oneOf")) {
         (Some(_), Some(_)) => {
             cx.error(
@@ -110,6 +115,7 @@ pub(crate) fn parse_multi(
     cx: &mut Ctx<'_>,
     obj: &Map<String, Value>,
     at: &str,
+    mut extras: Option<&mut Extras>,
 ) -> Option<MultiSelectSpec> {
     let min_items = cx.opt_count(obj, "minItems", at);
     let max_items = cx.opt_count(obj, "maxItems", at);
@@ -120,7 +126,7 @@ pub(crate) fn parse_multi(
     if let (Some(min), Some(max)) = (min, max)
         && min > max
     {
-        cx.error(
+        cx.soft(
             ErrorKind::ContradictoryBounds,
             &join(at, "minItems"),
             format!("minItems ({min}) is greater than maxItems ({max})"),
@@ -136,7 +142,10 @@ pub(crate) fn parse_multi(
             );
             return None;
         }
-        Some(Value::Object(items)) => multi_items(cx, items, &items_at)?,
+        Some(Value::Object(items)) => match extras.as_deref_mut() {
+            Some(x) => super::tolerant::multi_items(cx, items, &items_at, x)?,
+            None => multi_items(cx, items, &items_at)?,
+        },
         Some(other) => {
             cx.error(
                 ErrorKind::UnsupportedArray,
@@ -152,7 +161,7 @@ pub(crate) fn parse_multi(
     if let Some(min) = min
         && min > options.len() as u64
     {
-        cx.error(
+        cx.soft(
             ErrorKind::ContradictoryBounds,
             &join(at, "minItems"),
             format!(
@@ -163,7 +172,12 @@ pub(crate) fn parse_multi(
     }
     let mut default = None;
     if let Some(d) = obj.get("default") {
-        default = multi_default(cx, d, &join(at, "default"), &options, min, max);
+        default = match extras.as_deref() {
+            Some(x) if x.typed_options.is_some() || d.is_null() => {
+                super::tolerant::multi_default(cx, d, &join(at, "default"), &options, x)
+            }
+            _ => multi_default(cx, d, &join(at, "default"), &options, min, max),
+        };
     }
     Some(MultiSelectSpec {
         style,
@@ -288,7 +302,7 @@ fn multi_default(
         );
         return None;
     }
-    let before = cx.errors.len();
+    let before = cx.problems();
     let allowed: HashSet<&str> = options.iter().map(|o| o.value.as_str()).collect();
     let mut seen: HashSet<&str> = HashSet::with_capacity(entries.len());
     let mut chosen: Vec<String> = Vec::with_capacity(entries.len());
@@ -296,7 +310,7 @@ fn multi_default(
         let e_at = format!("{at}/{i}");
         match entry {
             Value::String(s) if seen.contains(s.as_str()) => {
-                cx.error(
+                cx.soft(
                     ErrorKind::InvalidDefault,
                     &e_at,
                     format!("{} appears twice in the default", show(entry)),
@@ -306,12 +320,12 @@ fn multi_default(
                 seen.insert(s);
                 chosen.push(s.clone());
             }
-            Value::String(_) => cx.error(
+            Value::String(_) => cx.soft(
                 ErrorKind::InvalidDefault,
                 &e_at,
                 format!("{} is not one of the options", show(entry)),
             ),
-            other => cx.error(
+            other => cx.soft(
                 ErrorKind::InvalidDefault,
                 &e_at,
                 format!("default entries must be strings, not {}", describe(other)),
@@ -322,7 +336,7 @@ fn multi_default(
     if let Some(min) = min_items
         && count < min
     {
-        cx.error(
+        cx.soft(
             ErrorKind::InvalidDefault,
             at,
             format!("the default selects {count} options, fewer than minItems {min}"),
@@ -331,17 +345,17 @@ fn multi_default(
     if let Some(max) = max_items
         && count > max
     {
-        cx.error(
+        cx.soft(
             ErrorKind::InvalidDefault,
             at,
             format!("the default selects {count} options, more than maxItems {max}"),
         );
     }
-    (cx.errors.len() == before).then_some(chosen)
+    (cx.problems() == before).then_some(chosen)
 }
 
 /// An `enum` array: non-empty, strings, distinct, within limits.
-fn enum_values(cx: &mut Ctx<'_>, value: &Value, at: &str) -> Option<Vec<String>> {
+pub(crate) fn enum_values(cx: &mut Ctx<'_>, value: &Value, at: &str) -> Option<Vec<String>> {
     let entries = array_or_error(
         cx,
         value,
@@ -383,7 +397,12 @@ fn enum_values(cx: &mut Ctx<'_>, value: &Value, at: &str) -> Option<Vec<String>>
 }
 
 /// A legacy `enumNames` array: strings, one per `enum` value.
-fn enum_names(cx: &mut Ctx<'_>, value: &Value, at: &str, expected: usize) -> Option<Vec<String>> {
+pub(crate) fn enum_names(
+    cx: &mut Ctx<'_>,
+    value: &Value,
+    at: &str,
+    expected: usize,
+) -> Option<Vec<String>> {
     let entries = array_or_error(
         cx,
         value,
@@ -423,7 +442,7 @@ fn enum_names(cx: &mut Ctx<'_>, value: &Value, at: &str, expected: usize) -> Opt
 }
 
 /// A `oneOf` / `anyOf` array of `{const, title}` entries.
-fn titled_options(cx: &mut Ctx<'_>, value: &Value, at: &str) -> Option<Vec<EnumOption>> {
+pub(crate) fn titled_options(cx: &mut Ctx<'_>, value: &Value, at: &str) -> Option<Vec<EnumOption>> {
     let entries = array_or_error(
         cx,
         value,
@@ -512,7 +531,7 @@ fn titled_options(cx: &mut Ctx<'_>, value: &Value, at: &str) -> Option<Vec<EnumO
 
 /// `value` as an array; otherwise an error of `kind` at `at` saying `expected` and what
 /// `value` is instead.
-fn array_or_error<'v>(
+pub(crate) fn array_or_error<'v>(
     cx: &mut Ctx<'_>,
     value: &'v Value,
     at: &str,
@@ -527,7 +546,7 @@ fn array_or_error<'v>(
 }
 
 /// Non-empty and at most `max_enum_options` entries.
-fn within_option_limits(cx: &mut Ctx<'_>, entries: &[Value], at: &str) -> bool {
+pub(crate) fn within_option_limits(cx: &mut Ctx<'_>, entries: &[Value], at: &str) -> bool {
     if entries.is_empty() {
         cx.error(
             ErrorKind::InvalidEnum,

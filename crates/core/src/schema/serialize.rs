@@ -14,7 +14,13 @@ use crate::schema::Schema;
 impl Schema {
     /// The schema as JSON: `to_value(parse(x)) == x` up to key order inside an object
     /// (property order is kept).
+    ///
+    /// A schema read beyond the subset by [`Schema::parse_received`] gives back the JSON
+    /// exactly as received.
     pub fn to_value(&self) -> Value {
+        if let Some(reading) = &self.reading {
+            return reading.raw.clone();
+        }
         let mut out = Map::new();
         if let Some(d) = &self.dialect {
             out.insert("$schema".into(), Value::String(d.clone()));
@@ -46,6 +52,8 @@ fn property_value(p: &Property) -> Value {
         PropertyKind::Number(_) => "number",
         PropertyKind::Boolean(_) => "boolean",
         PropertyKind::MultiSelect(_) => "array",
+        // Only a tolerant reading makes one, and it serializes as received.
+        PropertyKind::Union(_) => "string",
     };
     out.insert("type".into(), Value::String(type_name.into()));
     insert_opt_str(&mut out, "title", p.title.as_deref());
@@ -53,7 +61,7 @@ fn property_value(p: &Property) -> Value {
     match &p.kind {
         PropertyKind::String(s) => string_members(&mut out, s),
         PropertyKind::Number(n) => number_members(&mut out, n),
-        PropertyKind::Boolean(_) => {}
+        PropertyKind::Boolean(_) | PropertyKind::Union(_) => {}
         PropertyKind::SingleSelect(s) => single_members(&mut out, s),
         PropertyKind::MultiSelect(m) => multi_members(&mut out, m),
     }

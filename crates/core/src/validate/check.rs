@@ -16,7 +16,8 @@ use super::formats::check_format;
 use super::violation::{Violation, ViolationCode};
 use crate::schema::number;
 use crate::schema::{
-    EnumOption, MultiSelectSpec, NumberSpec, Property, PropertyKind, StringFormat, StringSpec,
+    EnumOption, Extras, MultiSelectSpec, NumberSpec, Property, PropertyKind, StringFormat,
+    StringSpec, UnionSpec,
 };
 
 /// Above this many (items × options) comparisons, a multi-select builds a sorted index.
@@ -25,13 +26,35 @@ const LINEAR_LOOKUP_BUDGET: usize = 4096;
 /// Checks `value`, the response to `property`.
 pub(super) fn property(property: &Property, value: &Value, out: &mut Vec<Violation>) {
     let name = property.name.as_str();
+    let extras = property.extras();
+    if let Some(x) = extras {
+        if value.is_null() && x.nullable() {
+            return;
+        }
+        if let Some(typed) = x.typed_options() {
+            match &property.kind {
+                PropertyKind::SingleSelect(spec) => {
+                    return super::received::typed_single(name, &spec.options, typed, value, out);
+                }
+                PropertyKind::MultiSelect(spec) => {
+                    return super::received::typed_multi(name, spec, typed, value, out);
+                }
+                _ => {}
+            }
+        }
+    }
     match &property.kind {
         PropertyKind::String(spec) => match value.as_str() {
             Some(s) => string(name, spec, s, out),
             None => out.push(type_error(name, "a string", value)),
         },
         PropertyKind::Number(spec) => match value {
-            Value::Number(n) => number_value(name, spec, n, out),
+            Value::Number(n) => {
+                number_value(name, spec, n, out);
+                if let Some(x) = extras {
+                    super::received::number_extras(name, x, n, out);
+                }
+            }
             _ => {
                 let want = if spec.integer {
                     "an integer"
@@ -44,8 +67,14 @@ pub(super) fn property(property: &Property, value: &Value, out: &mut Vec<Violati
         PropertyKind::Boolean(_) => {
             if !value.is_boolean() {
                 out.push(type_error(name, "true or false", value));
+            } else if let Some(c) = extras.and_then(Extras::constant)
+                && value.as_bool() != Some(c)
+            {
+                let message = format!("{}must be {c}", subject(name));
+                out.push(Violation::new(Some(name), ViolationCode::Const, message));
             }
         }
+        PropertyKind::Union(spec) => union(name, spec, value, out),
         PropertyKind::SingleSelect(spec) => match value.as_str() {
             Some(s) => {
                 if !spec.options.iter().any(|o| o.value == s) {
@@ -66,7 +95,52 @@ pub(super) fn property(property: &Property, value: &Value, out: &mut Vec<Violati
     }
 }
 
-fn type_error(name: &str, want: &str, value: &Value) -> Violation {
+/// Whether some of `alternatives` accepts `value`.
+pub(crate) fn accepts(alternatives: &[Property], value: &Value) -> bool {
+    let mut scratch = Vec::new();
+    alternatives.iter().any(|alt| {
+        scratch.clear();
+        property(alt, value, &mut scratch);
+        scratch.is_empty()
+    })
+}
+
+/// A union: accepted when an alternative accepts; otherwise the problems of the first
+/// alternative of the value's JSON type, or a type error naming the types accepted.
+fn union(name: &str, spec: &UnionSpec, value: &Value, out: &mut Vec<Violation>) {
+    if accepts(&spec.alternatives, value) {
+        return;
+    }
+    let mut scratch = Vec::new();
+    for alt in &spec.alternatives {
+        scratch.clear();
+        property(alt, value, &mut scratch);
+        if !scratch.iter().any(|v| v.code() == ViolationCode::Type) {
+            out.append(&mut scratch);
+            return;
+        }
+    }
+    let mut wanted: Vec<&str> = spec
+        .alternatives
+        .iter()
+        .map(|a| match a.kind() {
+            PropertyKind::String(_) => "a string",
+            PropertyKind::Number(n) if n.is_integer() => "an integer",
+            PropertyKind::Number(_) => "a number",
+            PropertyKind::Boolean(_) => "true or false",
+            _ => "one of the choices",
+        })
+        .collect();
+    wanted.dedup();
+    let want = if wanted.is_empty() {
+        "empty (null)".to_owned()
+    } else {
+        wanted.join(" or ")
+    };
+    out.push(type_error(name, &want, value));
+}
+
+pub(super) fn type_error(name: &str, want: &str, value: &Value) -> Violation {
     let message = format!("{}must be {want}, not {}", subject(name), json_type(value));
     Violation::new(Some(name), ViolationCode::Type, message)
 }

@@ -40,6 +40,7 @@ mod check;
 mod defaults;
 mod describe;
 pub mod formats;
+mod received;
 mod violation;
 
 #[cfg(test)]
@@ -50,7 +51,10 @@ use serde_json::Value;
 use crate::schema::Schema;
 
 pub use defaults::{apply_defaults, defaults};
+pub use received::{UncheckedField, unchecked};
 pub use violation::{Violation, ViolationCode, Violations};
+
+pub(crate) use check::accepts as accepts_kind;
 
 /// Most unknown properties reported one by one; the last reported one also says how
 /// many more there are (a hostile response with a million extra keys must not make a

@@ -47,6 +47,14 @@ pub enum ViolationCode {
     MaxItems,
     /// A multi-select with the same item twice.
     UniqueItems,
+    /// Not above `exclusiveMinimum` (tolerant reading).
+    ExclusiveMinimum,
+    /// Not below `exclusiveMaximum` (tolerant reading).
+    ExclusiveMaximum,
+    /// Not a multiple of `multipleOf` (tolerant reading).
+    MultipleOf,
+    /// Not the boolean `const` (tolerant reading).
+    Const,
 }
 
 impl ViolationCode {
@@ -67,6 +75,10 @@ impl ViolationCode {
             Self::MinItems => "min_items",
             Self::MaxItems => "max_items",
             Self::UniqueItems => "unique_items",
+            Self::ExclusiveMinimum => "exclusive_minimum",
+            Self::ExclusiveMaximum => "exclusive_maximum",
+            Self::MultipleOf => "multiple_of",
+            Self::Const => "const",
         }
     }
 }

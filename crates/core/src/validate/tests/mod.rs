@@ -24,6 +24,7 @@ pub(super) fn prop(name: &str, required: bool, kind: PropertyKind) -> Property {
         required,
         kind,
         extensions: Map::new(),
+        extras: None,
     }
 }
 
@@ -41,6 +42,7 @@ pub(super) fn schema(properties: Vec<Property>) -> Schema {
         required,
         required_listed: true,
         extensions: Map::new(),
+        reading: None,
     }
 }
 
