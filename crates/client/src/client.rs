@@ -176,15 +176,37 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
     }
 
     /// Connects to `target` (a child process over stdio or a Streamable HTTP endpoint).
+    ///
+    /// With [`ProtocolChoice::Auto`], a server whose `server/discover` lists only revisions
+    /// that have the `initialize` handshake is connected to again (a new process or HTTP
+    /// client) with `initialize`.
     pub async fn connect(self, target: &ServerTarget) -> Result<Connection<U, O>, ConnectError> {
+        let auto = self.shared.config.protocol == ProtocolChoice::Auto;
+        match self.clone().connect_with(target, None).await {
+            Err(ConnectError::Initialize(e)) if auto && only_legacy(&e) => {
+                tracing::info!("the server offers only revisions with initialize; reconnecting");
+                self.connect_with(target, Some(ClientLifecycleMode::Initialize))
+                    .await
+            }
+            other => other,
+        }
+    }
+
+    async fn connect_with(
+        self,
+        target: &ServerTarget,
+        lifecycle: Option<ClientLifecycleMode>,
+    ) -> Result<Connection<U, O>, ConnectError> {
+        let lifecycle = lifecycle.unwrap_or_else(|| lifecycle_mode(self.shared.config.protocol));
         match target {
             ServerTarget::Stdio { command } => {
                 let transport = stdio::spawn(command, self.shared.raw.clone())?;
-                self.serve_transport(
+                self.serve_with(
                     transport,
                     TransportIdentity::Stdio {
                         command: command.clone(),
                     },
+                    lifecycle,
                 )
                 .await
             }
@@ -192,7 +214,7 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
                 let (transport, mut standalone) =
                     http::transport(url.as_str(), self.shared.raw.clone());
                 let connection = self
-                    .serve_transport(transport, TransportIdentity::http(url.as_str()))
+                    .serve_with(transport, TransportIdentity::http(url.as_str()), lifecycle)
                     .await?;
                 // 2025-11-25: let the standalone GET stream open first: servers may send
                 // elicitation requests only there, and a request sent before it exists
@@ -232,9 +254,21 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
     where
         T: rmcp::transport::Transport<RoleClient> + 'static,
     {
+        let lifecycle = lifecycle_mode(self.shared.config.protocol);
+        self.serve_with(transport, identity, lifecycle).await
+    }
+
+    async fn serve_with<T>(
+        self,
+        transport: T,
+        identity: TransportIdentity,
+        lifecycle: ClientLifecycleMode,
+    ) -> Result<Connection<U, O>, ConnectError>
+    where
+        T: rmcp::transport::Transport<RoleClient> + 'static,
+    {
         self.set_transport(identity);
         let watched = Watched::new(transport, self.shared.registry.clone());
-        let lifecycle = lifecycle_mode(self.shared.config.protocol);
         Ok(self.serve_with_lifecycle(watched, lifecycle).await?)
     }
 
@@ -271,6 +305,15 @@ pub fn negotiated_protocol(peer: &rmcp::Peer<RoleClient>) -> ProtocolVersion {
 /// Whether `peer` speaks 2026-07-28 or later (no `initialize`, `InputRequiredResult`s).
 pub(crate) fn is_2026(peer: &rmcp::Peer<RoleClient>) -> bool {
     !negotiated_protocol(peer).has_initialize()
+}
+
+/// `server/discover` worked but lists only revisions that have `initialize`.
+fn only_legacy(e: &rmcp::service::ClientInitializeError) -> bool {
+    matches!(
+        e,
+        rmcp::service::ClientInitializeError::NoCompatibleProtocolVersion { server_supported, .. }
+            if !server_supported.is_empty() && server_supported.iter().all(ProtocolVersion::has_initialize)
+    )
 }
 
 fn lifecycle_mode(choice: ProtocolChoice) -> ClientLifecycleMode {

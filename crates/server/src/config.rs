@@ -7,6 +7,7 @@ use mcp_elicit_core::danger::ReviewedNotSecret;
 #[cfg(doc)]
 use crate::ErrorKind;
 use crate::identity::IdentityPolicy;
+use crate::state::StateKeys;
 
 /// rmcp's default idle timeout of a Streamable HTTP session.
 const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(5 * 60);
@@ -40,6 +41,10 @@ pub struct ElicitationConfig {
     /// rmcp's default); raised by [`ElicitationConfig::session_keep_alive`] to cover the
     /// longest wait for the user.
     pub session_idle_timeout: Duration,
+    /// The keys that seal 2026-07-28 `requestState` (default: none configured, and a
+    /// random key per process is made on first use: right for one process, wrong for
+    /// several nodes, which must share one ring).
+    pub state_keys: Option<StateKeys>,
 }
 
 impl ElicitationConfig {
@@ -55,7 +60,14 @@ impl ElicitationConfig {
             reviewed_not_secret: ReviewedNotSecret::new(),
             max_pending_per_user: 32,
             session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            state_keys: None,
         }
+    }
+
+    /// Sets [`ElicitationConfig::state_keys`].
+    pub fn with_state_keys(mut self, keys: StateKeys) -> Self {
+        self.state_keys = Some(keys);
+        self
     }
 
     /// Sets [`ElicitationConfig::form_timeout`] and [`ElicitationConfig::url_consent_timeout`].

@@ -58,6 +58,9 @@ pub enum UrlOutcome {
     Declined,
     /// The user dismissed the request.
     Cancelled,
+    /// 2026-07-28 only ([`Ask::url`](crate::Ask::url)): the out-of-band page was
+    /// finished by the same user, and this retry is the one that learns of it.
+    Completed,
 }
 
 /// One URL-mode elicitation to send or to list in a `-32042` error.
@@ -149,12 +152,30 @@ impl Elicitor {
         &self.hub
     }
 
-    pub(crate) fn protocol(&self) -> Option<&ProtocolVersion> {
-        self.protocol.as_ref()
-    }
-
     pub(crate) fn form_timeout(&self) -> Duration {
         self.form_timeout
+    }
+
+    /// Stores a 2026-07-28 URL elicitation (checked by the server URL policy first),
+    /// bound to the user; it waits for its page, then for the client's retry.
+    pub(crate) async fn register_round_url(
+        &self,
+        elicitation: &UrlElicitation,
+    ) -> Result<(), Error> {
+        let request = self.checked_request(elicitation)?;
+        let mut record = self.url_record(&request);
+        record.session = SessionKey::rounds();
+        self.hub.insert_round(record).await
+    }
+
+    /// What to tell the user (in a tool result) when the client cannot do URL mode:
+    /// the step needs a page the client cannot open, so they need a client that
+    /// supports URL-mode elicitation. The text carries **no URL**: a tool result goes
+    /// to the model, and a capability URL there could be read, repeated or sent
+    /// elsewhere by it (the specification keeps URL-mode URLs away from the model: the
+    /// client shows them to the user only, after consent). Nothing is stored.
+    pub fn url_unsupported(&self, message: &str) -> String {
+        url_unsupported_text(message)
     }
 
     /// The user this request belongs to.
@@ -401,25 +422,13 @@ impl Elicitor {
         ))
     }
 
-    /// What to tell the user when the client cannot do URL mode: a tool-result text
-    /// asking them to open the URL themselves, after checking it like [`Elicitor::url`].
-    ///
-    /// The elicitation is still recorded as pending for this user (so the page can find
-    /// and complete it), but no completion notification will be sent: the client did not
-    /// ask for them. Never fall back to a form for secrets: form mode MUST NOT carry them.
+    /// What to tell the user when the client cannot do URL mode, for `elicitation`
+    /// (checked like [`Elicitor::url`]): [`Elicitor::url_unsupported`] for its message.
+    /// The URL is **not** in the text and nothing is stored (nobody could reach it).
+    /// Never fall back to a form for secrets: form mode MUST NOT carry them.
     pub async fn url_fallback(&self, elicitation: &UrlElicitation) -> Result<String, Error> {
-        let request = self.checked_request(elicitation)?;
-        let host = url_host(&request.url);
-        self.hub
-            .register_without_peer(self.url_record(&request))
-            .await?;
-        Ok(format!(
-            "{}\n\nYour MCP client cannot open links for this server (it does not support URL-mode \
-             elicitation). To continue, open this address yourself in a web browser you trust, and \
-             check that it really is {host} before entering anything:\n\n{}\n\nThen run this request again. \
-             Never paste passwords, API keys or card numbers into the chat: they belong on that page only.",
-            request.message, request.url
-        ))
+        self.checked_request(elicitation)?;
+        Ok(url_unsupported_text(elicitation.message()))
     }
 
     fn checked_request(&self, elicitation: &UrlElicitation) -> Result<UrlRequest, Error> {
@@ -456,7 +465,7 @@ impl Elicitor {
         }
     }
 
-    fn require(&self, mode: Mode) -> Result<(), Error> {
+    pub(crate) fn require(&self, mode: Mode) -> Result<(), Error> {
         if self.capability.supports(mode) {
             Ok(())
         } else {
@@ -471,7 +480,36 @@ impl Elicitor {
     /// schema keyword, `pattern` included, reaches the client) and waits for the answer,
     /// the timeout, the call's cancellation or the client's disconnection.
     async fn send(&self, params: Value, timeout: Duration) -> Result<CreateResult, Error> {
-        let request = ServerRequest::CustomRequest(CustomRequest::new(METHOD_CREATE, Some(params)));
+        let result = self.send_request(METHOD_CREATE, params, timeout).await?;
+        parse_result(&result)
+    }
+
+    /// Sends the 2025-11-25 server request `method` with exactly `params` (sampling,
+    /// roots) and returns the client's result as JSON.
+    pub(crate) async fn send_raw(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<Value, Error> {
+        let result = self.send_request(method, params, timeout).await?;
+        serde_json::to_value(&result).map_err(|e| {
+            Error::new(
+                ErrorKind::MalformedReply,
+                format!("the client's answer is not JSON: {e}"),
+            )
+        })
+    }
+
+    async fn send_request(
+        &self,
+        method: &str,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<rmcp::model::ClientResult, Error> {
+        self.check_protocol()?;
+        let request =
+            ServerRequest::CustomRequest(CustomRequest::new(method.to_owned(), Some(params)));
         let mut handle = self
             .peer
             .send_request_with_option(request, PeerRequestOptions::no_options())
@@ -493,7 +531,7 @@ impl Elicitor {
             () = tokio::time::sleep(timeout) => Ended::Timeout,
         };
         match ended {
-            Ended::Answer(Ok(Ok(result))) => parse_result(&result),
+            Ended::Answer(Ok(Ok(result))) => Ok(result),
             Ended::Answer(Ok(Err(e))) => Err(service_error(e)),
             Ended::Answer(Err(_)) => Err(disconnected()),
             Ended::Cancelled => {
@@ -573,7 +611,7 @@ fn parse_result(result: &rmcp::model::ClientResult) -> Result<CreateResult, Erro
     })
 }
 
-fn reask_message(message: &str, violations: &Violations) -> String {
+pub(crate) fn reask_message(message: &str, violations: &Violations) -> String {
     let mut text = format!("{message}\n\nYour previous answer was not accepted:");
     for v in violations.iter() {
         text.push_str("\n- ");
@@ -582,9 +620,12 @@ fn reask_message(message: &str, violations: &Violations) -> String {
     text
 }
 
-fn url_host(url: &str) -> String {
-    url::Url::parse(url)
-        .ok()
-        .and_then(|u| u.host_str().map(str::to_owned))
-        .unwrap_or_else(|| url.to_owned())
+fn url_unsupported_text(message: &str) -> String {
+    format!(
+        "{message}\n\nThis step happens on a web page of this server, and this MCP client cannot open such \
+         pages for you (it does not support URL-mode elicitation). The link is not shown here on purpose: it \
+         must reach you directly, never through the conversation. To continue, connect to this server with an \
+         MCP client that supports URL-mode elicitation, then run this request again. Never paste passwords, \
+         API keys or card numbers into the chat."
+    )
 }

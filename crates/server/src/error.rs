@@ -66,6 +66,15 @@ pub enum ErrorKind {
     Store,
     /// The operating system's random number generator failed.
     Random,
+    /// The `requestState` a client echoed is not one this server issued for this user
+    /// and request (oversized, malformed, modified, truncated, another user's, tool's or
+    /// arguments', sealed with a retired key) or has expired (JSON-RPC -32602).
+    InvalidState,
+    /// A configuration value is unusable (a key file, a key ring).
+    Config,
+    /// A bug or an unexpected failure inside the server (a question key asked twice in
+    /// one request, a value that cannot be serialized).
+    Internal,
     /// The request cannot be processed until these URL-mode elicitations complete
     /// (JSON-RPC `-32042`). Built only by
     /// [`Elicitor::url_required`](crate::Elicitor::url_required).
@@ -94,6 +103,9 @@ impl ErrorKind {
             Self::Store => "store",
             Self::Random => "random",
             Self::UrlElicitationRequired => "url_elicitation_required",
+            Self::InvalidState => "invalid_state",
+            Self::Config => "config",
+            Self::Internal => "internal",
         }
     }
 }
@@ -184,6 +196,13 @@ impl Error {
         }
     }
 
+    /// The same error, its message prefixed with where in the request the problem is
+    /// (`inputResponses.KEY`).
+    pub(crate) fn in_answer(mut self, key: &str) -> Self {
+        self.message = format!("inputResponses.{key}: {}", self.message);
+        self
+    }
+
     /// What went wrong.
     pub fn kind(&self) -> ErrorKind {
         self.kind
@@ -244,6 +263,7 @@ impl Error {
             | ErrorKind::ModeNotSupported
             | ErrorKind::ClientError
             | ErrorKind::UnknownElicitation
+            | ErrorKind::InvalidState
             | ErrorKind::Deserialize => ErrorCode::INVALID_PARAMS,
             ErrorKind::UnsupportedProtocol => ErrorCode::INVALID_REQUEST,
             // A quota, not a fault: the server is fine and a later call can succeed.

@@ -6,17 +6,20 @@ use std::fmt;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use mcp_elicit_core::lifecycle::Event;
-use mcp_elicit_core::message::{Capability, CompleteNotification, METHOD_COMPLETE, Mode};
+use mcp_elicit_core::message::{CompleteNotification, METHOD_COMPLETE, Mode};
 use rmcp::model::{CustomNotification, ServerNotification};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 
+use crate::ask::{Ask, Retryable};
 use crate::config::ElicitationConfig;
 use crate::elicitor::Elicitor;
 use crate::error::{Error, ErrorKind};
 use crate::id::ElicitationId;
 use crate::identity::{Principal, SessionKey};
 use crate::relay::CompletionRelay;
+use crate::revision::{Declared, Revision};
+use crate::state::StateKeys;
 use crate::store::{
     Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
 };
@@ -50,6 +53,8 @@ pub(crate) struct Inner {
     peers: Mutex<HashMap<String, LocalPeer>>,
     /// Where completions this node cannot deliver go (several nodes).
     relay: OnceLock<Arc<dyn CompletionRelay>>,
+    /// The keys sealing 2026-07-28 request state (configured, or random on first use).
+    state_keys: OnceLock<StateKeys>,
 }
 
 /// The server-wide elicitation registry. Cheap to clone; share one per server.
@@ -109,6 +114,7 @@ impl Elicitations {
                 clock,
                 peers: Mutex::new(HashMap::new()),
                 relay: OnceLock::new(),
+                state_keys: OnceLock::new(),
             }),
         }
     }
@@ -170,14 +176,6 @@ impl Elicitations {
             id,
             armed: true,
         })
-    }
-
-    /// Records an elicitation whose client cannot be notified (URL-mode fallback text).
-    pub(crate) async fn register_without_peer(
-        &self,
-        record: PendingElicitation,
-    ) -> Result<(), Error> {
-        self.insert(record).await
     }
 
     /// Stores a new elicitation, refused when the user already has the configured
@@ -254,6 +252,10 @@ impl Elicitations {
     /// the relay (if one is set) for the node that does. Returns whether this node sent
     /// it.
     pub async fn notify_completion(&self, id: &str, session: &SessionKey) -> bool {
+        if session.is_rounds() {
+            // 2026-07-28: no notification exists; the retry finds the outcome.
+            return false;
+        }
         if self.deliver_completion(id, session).await {
             return true;
         }
@@ -275,10 +277,24 @@ impl Elicitations {
         id: &str,
     ) -> Result<PendingElicitation, Error> {
         self.refuse_expired(principal, id).await?;
+        let rounds = self
+            .inner
+            .store
+            .get(principal, id)
+            .await
+            .map_err(store_error)?
+            .is_some_and(|r| r.session.is_rounds());
+        // A 2026-07-28 elicitation stays stored, marked finished (`Accepted`), until the
+        // client's retry uses it up: that retry is how the client learns of it.
+        let event = if rounds {
+            Event::Accept
+        } else {
+            Event::Complete
+        };
         let t = self
             .inner
             .store
-            .transition(principal, id, Event::Complete)
+            .transition(principal, id, event)
             .await
             .map_err(store_error)?;
         tracing::debug!(elicitation_id = id, session = %t.before.session, "elicitation completed");
@@ -348,8 +364,87 @@ impl Elicitations {
                 self.drop_expired(id).await;
                 Ok(None)
             }
+            // Finished on its page, waiting for the client's retry: no longer pending.
+            Some(r) if is_finished_round(&r) => Ok(None),
             other => Ok(other),
         }
+    }
+
+    /// The keys sealing 2026-07-28 `requestState`: the configured ring, else one
+    /// random key for this process, made on first use.
+    pub(crate) fn state_keys(&self) -> Result<&StateKeys, Error> {
+        if let Some(keys) = self.inner.state_keys.get() {
+            return Ok(keys);
+        }
+        let keys = match &self.inner.config.state_keys {
+            Some(k) => k.clone(),
+            None => StateKeys::random()?,
+        };
+        Ok(self.inner.state_keys.get_or_init(|| keys))
+    }
+
+    /// Stores a 2026-07-28 URL elicitation (no connection to notify; quota applies).
+    pub(crate) async fn insert_round(&self, record: PendingElicitation) -> Result<(), Error> {
+        self.insert(record).await
+    }
+
+    /// The 2026-07-28 URL elicitation `id` of `principal` while it waits for its page
+    /// (`None` when finished, gone or expired).
+    pub(crate) async fn round_pending(
+        &self,
+        principal: &Principal,
+        id: &str,
+    ) -> Result<Option<PendingElicitation>, Error> {
+        Ok(self
+            .get(principal, id)
+            .await?
+            .filter(|r| r.session.is_rounds()))
+    }
+
+    /// Whether the 2026-07-28 URL elicitation `id` of `principal` was finished on its
+    /// page and not used yet.
+    pub(crate) async fn round_finished(
+        &self,
+        principal: &Principal,
+        id: &str,
+    ) -> Result<bool, Error> {
+        let record = self
+            .inner
+            .store
+            .get(principal, id)
+            .await
+            .map_err(store_error)?;
+        Ok(record.is_some_and(|r| is_finished_round(&r) && r.expires_at > self.inner.clock.now()))
+    }
+
+    /// Uses up a finished 2026-07-28 URL elicitation: at most once, across nodes (the
+    /// store's transition is atomic); a second use is refused.
+    pub(crate) async fn round_consume(&self, principal: &Principal, id: &str) -> Result<(), Error> {
+        self.inner
+            .store
+            .transition(principal, id, Event::Complete)
+            .await
+            .map(drop)
+            .map_err(|_| {
+                Error::new(
+                    ErrorKind::InvalidState,
+                    "the URL interaction of this requestState was used already",
+                )
+            })
+    }
+
+    /// Forgets `principal`'s 2026-07-28 URL elicitation `id` (declined or cancelled).
+    pub(crate) async fn round_forget(&self, principal: &Principal, id: &str) -> Result<(), Error> {
+        let record = self
+            .inner
+            .store
+            .get(principal, id)
+            .await
+            .map_err(store_error)?;
+        if record.is_some_and(|r| r.session.is_rounds()) {
+            self.forget(id).await;
+        }
+        Ok(())
     }
 
     /// The pending elicitations of `principal` (none past its expiry).
@@ -361,7 +456,7 @@ impl Elicitations {
             .list(principal)
             .await
             .map_err(store_error)?;
-        list.retain(|r| r.expires_at > now);
+        list.retain(|r| r.expires_at > now && !is_finished_round(r));
         Ok(list)
     }
 
@@ -438,14 +533,11 @@ impl Elicitations {
             }
         }
     }
+}
 
-    pub(crate) fn capability_of(ctx: &RequestContext<RoleServer>) -> Capability {
-        let declared = ctx
-            .client_capabilities()
-            .and_then(|c| c.elicitation)
-            .and_then(|e| serde_json::to_value(e).ok());
-        Capability::from_value(declared.as_ref()).unwrap_or(Capability::NONE)
-    }
+/// A 2026-07-28 URL elicitation finished on its page, waiting for the retry.
+fn is_finished_round(record: &PendingElicitation) -> bool {
+    record.session.is_rounds() && record.state == mcp_elicit_core::lifecycle::State::Accepted
 }
 
 /// Forgets a registered elicitation when dropped, unless kept.
@@ -542,12 +634,28 @@ impl SessionScope {
             })?;
         let session =
             SessionKey::from_http(&ctx.extensions).unwrap_or_else(|| self.inner.key.clone());
+        let declared = Declared::of(ctx, Revision::of(ctx));
         Ok(Elicitor::new(
             hub.clone(),
             ctx,
             principal,
             session,
-            Elicitations::capability_of(ctx),
+            declared.elicitation,
         ))
+    }
+
+    /// The questions of the request `ctx` / `request` (a tool call, prompt or resource
+    /// read), on its [`Revision`]: on 2026-07-28 the echoed `requestState` is opened
+    /// (and refused with -32602, [`ErrorKind::InvalidState`], when it is not one this
+    /// server issued for this user and request, or has expired), and URL interactions
+    /// answered in this retry are settled. See [`Ask`] for what a handler must do.
+    pub async fn ask<R: Retryable>(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        request: &R,
+    ) -> Result<Ask, Error> {
+        let elicitor = self.elicitor(ctx)?;
+        let revision = Revision::of(ctx);
+        Ask::new(elicitor, revision, Declared::of(ctx, revision), request).await
     }
 }

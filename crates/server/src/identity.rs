@@ -24,6 +24,9 @@ use rmcp::model::Extensions;
 /// The HTTP header carrying the Streamable HTTP session id.
 const SESSION_HEADER: &str = "mcp-session-id";
 
+/// The session of 2026-07-28 URL elicitations.
+const ROUNDS_SESSION: &str = "mrtr";
+
 /// An authenticated user.
 ///
 /// Build one only from verified credentials ([`Principal::authenticated`]: the issuer and
@@ -177,6 +180,17 @@ impl SessionKey {
             return None;
         }
         Some(SessionKey(format!("mcp-session:{value}")))
+    }
+
+    /// The key of 2026-07-28 URL elicitations: they belong to the user, not to a
+    /// session (the revision has none).
+    pub(crate) fn rounds() -> SessionKey {
+        SessionKey(ROUNDS_SESSION.to_owned())
+    }
+
+    /// Whether this is [`SessionKey::rounds`].
+    pub(crate) fn is_rounds(&self) -> bool {
+        self.0 == ROUNDS_SESSION
     }
 
     /// A connection key.

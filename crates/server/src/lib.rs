@@ -136,6 +136,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod ask;
 mod checks;
 mod config;
 mod elicitor;
@@ -143,19 +144,27 @@ mod error;
 mod hub;
 mod id;
 mod identity;
-mod mrtr;
 pub mod reference;
 mod relay;
+mod respond;
+mod revision;
+mod state;
 pub mod store;
+pub mod wire;
 
+pub use ask::{
+    Answers, Ask, MAX_KEY_BYTES, METHOD_ROOTS, METHOD_SAMPLING, Questions, Retryable, Ticket,
+};
 pub use config::ElicitationConfig;
 pub use elicitor::{Elicitor, FormOutcome, UrlElicitation, UrlOutcome};
 pub use error::{Error, ErrorKind};
 pub use hub::{Completion, Elicitations, SessionScope};
 pub use id::ElicitationId;
 pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
-pub use mrtr::Round;
 pub use relay::CompletionRelay;
+pub use respond::{Complete, Edge, InputRound, Stop, respond};
+pub use revision::Revision;
+pub use state::{MAX_STATE_BYTES, StateKeys};
 pub use store::{
     Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
 };

@@ -213,23 +213,23 @@ async fn url_elicitation_required_has_the_spec_shape_and_can_be_completed() {
 }
 
 #[tokio::test]
-async fn clients_without_url_mode_get_instructions_not_a_form() {
+async fn clients_without_url_mode_get_instructions_without_the_url_not_a_form() {
     let hub = hub();
     let mut a = RawClient::connect(&hub, Some(json!({"form": {}}))).await;
     let call = a.call_tool("fallback", json!({})).await;
     // No elicitation/create (form or url) is sent: the next message is the result.
     let resp = a.expect_response(call).await;
     let text = RawClient::tool_text(&resp);
-    assert!(
-        text.contains("https://mcp.example.com/key?elicitationId="),
-        "{text}"
-    );
-    assert!(text.contains("mcp.example.com"), "{text}");
-    // The elicitation is pending for the user, so the page can complete it, but the client
-    // gets no notification it never asked for.
-    wait_pending(&hub, 1).await;
-    let id = hub.pending(&alice()).await.expect("pending")[0].id.clone();
-    hub.complete(&alice(), &id).await.expect("complete");
+    // The tool result reaches the model: the capability URL (and its id) must not be
+    // in it, nor anywhere else in the response (issue 14).
+    let raw = resp.to_string();
+    for leak in ["https://", "mcp.example.com", "elicitationId"] {
+        assert!(!raw.contains(leak), "{leak} in {raw}");
+    }
+    assert!(text.contains("Set your API key"), "{text}");
+    assert!(text.contains("supports URL-mode elicitation"), "{text}");
+    // Nothing is stored: nobody could ever reach a page whose link was not given.
+    assert_eq!(hub.pending_count().await.expect("count"), 0);
     a.ping_is_next().await;
 }
 

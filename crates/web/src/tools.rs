@@ -1,8 +1,8 @@
 //! Demo tools that use the pages: `set_api_key` (secret entry), `connect_provider`
-//! (third-party OAuth) and `approve_purchase` (confirmation). Each answers -32042 (URL
-//! elicitation required) with the connect page's URL until the user has finished there,
-//! then succeeds on retry. Nothing secret is ever put in a result: the key and the tokens
-//! stay on the server.
+//! (third-party OAuth) and `approve_purchase` (confirmation). Each asks for the connect
+//! page through `Ask::url` until the user has finished there (-32042 on 2025-11-25, input
+//! rounds on 2026-07-28), then succeeds on retry. Nothing secret is ever put in a result:
+//! the key and the tokens stay on the server.
 //!
 //! Chain [`WebTools::call`] into a `ServerHandler::call_tool` and list
 //! [`WebTools::definitions`] in `list_tools`.
@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use mcp_elicit_core::message::Mode;
-use mcp_elicit_server::{Elicitor, Principal, UrlElicitation};
+use mcp_elicit_server::{Ask, Principal, Stop, UrlElicitation, UrlOutcome};
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
 use serde_json::{Value, json};
@@ -129,40 +129,51 @@ impl WebTools {
         ]
     }
 
-    /// Runs tool `name` for the user of `elicitor`; `None` when it is not one of these.
+    /// Runs tool `name` for the user of `ask` (on its revision); `None` when it is not
+    /// one of these. Finish the handler with `mcp_elicit_server::respond`.
     pub async fn call(
         &self,
-        elicitor: &Elicitor,
+        ask: &mut Ask,
         name: &str,
         args: &JsonObject,
-    ) -> Option<Result<CallToolResult, ErrorData>> {
+    ) -> Option<Result<CallToolResult, Stop>> {
         Some(match name {
-            "set_api_key" => self.set_api_key(elicitor, args).await,
-            "connect_provider" => self.connect_provider(elicitor, args).await,
-            "approve_purchase" => self.approve_purchase(elicitor, args).await,
+            "set_api_key" => self.set_api_key(ask, args).await,
+            "connect_provider" => self.connect_provider(ask, args).await,
+            "approve_purchase" => self.approve_purchase(ask, args).await,
             _ => return None,
         })
     }
 
-    /// -32042 with `elicitation`, or the fallback text when the client has no URL mode.
+    /// Asks for the page of `purpose` (registered only when a new elicitation is made):
+    /// -32042 on 2025-11-25, rounds on 2026-07-28, or a text without the URL when the
+    /// client has no URL mode. `done` is what the tool answers once the page is finished
+    /// (on 2026-07-28, the retry that learns of it).
     async fn require(
         &self,
-        elicitor: &Elicitor,
-        elicitation: UrlElicitation,
-    ) -> Result<CallToolResult, ErrorData> {
-        if !elicitor.supports(Mode::Url) {
-            let text = elicitor.url_fallback(&elicitation).await?;
+        ask: &mut Ask,
+        message: &str,
+        purpose: Purpose,
+        done: impl FnOnce() -> CallToolResult,
+    ) -> Result<CallToolResult, Stop> {
+        if !ask.supports(Mode::Url) {
+            let text = ask.elicitor().url_unsupported(message);
             return Ok(CallToolResult::error(vec![ContentBlock::text(text)]));
         }
-        Err(elicitor.url_required(&[elicitation]).await.into())
+        let user = ask.elicitor().principal().clone();
+        let outcome = ask
+            .url("page", || self.web.url_elicitation(&user, message, purpose))
+            .await?;
+        Ok(match outcome {
+            UrlOutcome::Declined => text("You declined to open the page: nothing was done."),
+            UrlOutcome::Cancelled => text("You dismissed the request: nothing was done."),
+            _ => done(),
+        })
     }
 
-    async fn set_api_key(
-        &self,
-        elicitor: &Elicitor,
-        args: &JsonObject,
-    ) -> Result<CallToolResult, ErrorData> {
-        let user = elicitor.principal();
+    async fn set_api_key(&self, ask: &mut Ask, args: &JsonObject) -> Result<CallToolResult, Stop> {
+        let user = ask.elicitor().principal().clone();
+        let user = &user;
         let replace = args
             .get("replace")
             .and_then(Value::as_bool)
@@ -187,66 +198,64 @@ impl WebTools {
                  It stays on the server."
             )));
         }
-        let elicitation = self
-            .web
-            .url_elicitation(
-                user,
-                "Enter your Example Co API key on the server's page.",
-                Purpose::Secret {
-                    name: API_KEY_NAME.into(),
-                    label: "Example Co API key".into(),
-                },
-            )
-            .await?;
-        self.require(elicitor, elicitation).await
+        self.require(
+            ask,
+            "Enter your Example Co API key on the server's page.",
+            Purpose::Secret {
+                name: API_KEY_NAME.into(),
+                label: "Example Co API key".into(),
+            },
+            || text("Your Example Co API key was saved on the server's page. It stays on the server."),
+        )
+        .await
     }
 
     async fn connect_provider(
         &self,
-        elicitor: &Elicitor,
+        ask: &mut Ask,
         args: &JsonObject,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResult, Stop> {
         let providers = &self.web.inner.config.providers;
         let provider = match args.get("provider") {
             Some(Value::String(p)) => p.clone(),
-            Some(_) => return Err(bad_args("provider must be a string")),
+            Some(_) => return Err(bad_args("provider must be a string").into()),
             None => match providers.first() {
                 Some(p) => p.name.clone(),
-                None => return Err(bad_args("no third-party provider is configured")),
+                None => return Err(bad_args("no third-party provider is configured").into()),
             },
         };
         let Some(config) = providers.iter().find(|p| p.name == provider) else {
-            return Err(bad_args(format!("unknown provider {provider:?}")));
+            return Err(bad_args(format!("unknown provider {provider:?}")).into());
         };
-        let user = elicitor.principal();
-        match self.web.access_token_for(user, &provider).await {
+        let user = ask.elicitor().principal().clone();
+        match self.web.access_token_for(&user, &provider).await {
             Ok(_token) => Ok(text(format!(
                 "Your {} account is connected; this server holds a valid token for it (never shown to the client).",
                 config.display_name
             ))),
             Err(WebError::NotConnected { .. }) => {
-                let elicitation = self
-                    .web
-                    .url_elicitation(
-                        user,
-                        &format!(
-                            "Connect your {} account on the server's page.",
-                            config.display_name
-                        ),
-                        Purpose::OAuth { provider },
-                    )
-                    .await?;
-                self.require(elicitor, elicitation).await
+                let name = config.display_name.clone();
+                self.require(
+                    ask,
+                    &format!("Connect your {name} account on the server's page."),
+                    Purpose::OAuth { provider },
+                    || {
+                        text(format!(
+                            "Your {name} account is connected; the token stays on this server."
+                        ))
+                    },
+                )
+                .await
             }
-            Err(e) => Err(internal(&e)),
+            Err(e) => Err(internal(&e).into()),
         }
     }
 
     async fn approve_purchase(
         &self,
-        elicitor: &Elicitor,
+        ask: &mut Ask,
         args: &JsonObject,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResult, Stop> {
         let arg = |name: &str| -> Result<String, ErrorData> {
             match args.get(name) {
                 Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= MAX_ARG => {
@@ -259,7 +268,7 @@ impl WebTools {
         };
         let (item, amount) = (arg("item")?, arg("amount")?);
         let summary = format!("Buy {item} for {amount}");
-        let user = elicitor.principal().clone();
+        let user = ask.elicitor().principal().clone();
         let purpose = Purpose::Confirm {
             summary: summary.clone(),
         };
@@ -274,12 +283,14 @@ impl WebTools {
                 });
             }
             Ok(None) => {}
-            Err(e) => return Err(internal(&e)),
+            Err(e) => return Err(internal(&e).into()),
         }
-        let elicitation = self
-            .web
-            .url_elicitation(&user, "Confirm the purchase on the server's page.", purpose)
-            .await?;
-        self.require(elicitor, elicitation).await
+        self.require(
+            ask,
+            "Confirm the purchase on the server's page.",
+            purpose.clone(),
+            || text(format!("The confirmation page was finished: call again to see the answer for {summary}.")),
+        )
+        .await
     }
 }

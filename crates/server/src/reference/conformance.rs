@@ -1,19 +1,30 @@
-//! The tools the official conformance suite (`@modelcontextprotocol/conformance`) calls.
+//! The elicitation and input-round tools the official conformance suite
+//! (`@modelcontextprotocol/conformance`) calls: the 2025-11-25 elicitation fixtures
+//! (which also work on 2026-07-28, through rounds) and the 0.2 line's 2026-07-28
+//! `test_input_required_result_*` fixtures (which also work on 2025-11-25, through
+//! server requests). Each is written once with [`Ask`].
 
 use std::sync::Arc;
 
+use mcp_elicit_core::message::METHOD_CREATE;
 use mcp_elicit_core::schema::Schema;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, JsonObject, Tool,
+    CallToolRequestParams, CallToolResult, ContentBlock, GetPromptRequestParams, GetPromptResult,
+    JsonObject, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::{Value, json};
 
-use super::{Reference, schemas};
+use super::schemas;
+use crate::ask::{Ask, METHOD_ROOTS, METHOD_SAMPLING};
 use crate::elicitor::FormOutcome;
+use crate::error::{Error, ErrorKind};
 use crate::hub::SessionScope;
-use crate::mrtr::Round;
+use crate::respond::Stop;
+
+/// The prompt of the `input-required-result-non-tool-request` scenario.
+pub(super) const MRTR_PROMPT: &str = "test_input_required_result_prompt";
 
 fn schema(value: Value) -> Arc<JsonObject> {
     match value {
@@ -22,8 +33,12 @@ fn schema(value: Value) -> Arc<JsonObject> {
     }
 }
 
+fn no_args() -> Arc<JsonObject> {
+    schema(json!({"type": "object", "properties": {}}))
+}
+
 pub(super) fn definitions() -> Vec<Tool> {
-    vec![
+    let mut tools = vec![
         Tool::new(
             "test_elicitation",
             "Requests user input (username and email) from the client through elicitation/create.",
@@ -36,93 +51,274 @@ pub(super) fn definitions() -> Vec<Tool> {
         Tool::new(
             "test_elicitation_sep1034_defaults",
             "Requests a form whose fields all carry default values (SEP-1034).",
-            schema(json!({"type": "object", "properties": {}})),
+            no_args(),
         ),
         Tool::new(
             "test_elicitation_sep1330_enums",
             "Requests a form with the five enum shapes (SEP-1330).",
-            schema(json!({"type": "object", "properties": {}})),
+            no_args(),
         ),
-    ]
+    ];
+    for (name, description) in [
+        (
+            "test_input_required_result_elicitation",
+            "Asks the user's name (one input request).",
+        ),
+        (
+            "test_input_required_result_sampling",
+            "Asks the client's model a question (sampling).",
+        ),
+        (
+            "test_input_required_result_list_roots",
+            "Asks the client for its roots.",
+        ),
+        (
+            "test_input_required_result_request_state",
+            "Asks for a confirmation; the retry checks the sealed requestState.",
+        ),
+        (
+            "test_input_required_result_multiple_inputs",
+            "Asks a form, a sampling and the roots in one round.",
+        ),
+        (
+            "test_input_required_result_multi_round",
+            "Asks a name, then a colour, in two rounds.",
+        ),
+        (
+            "test_input_required_result_tampered_state",
+            "Asks for a confirmation; a tampered requestState is refused.",
+        ),
+        (
+            "test_input_required_result_capabilities",
+            "Asks only for what the request's capabilities declare.",
+        ),
+    ] {
+        tools.push(Tool::new(name, description, no_args()));
+    }
+    tools
 }
 
-/// Runs the conformance tool `name`; `None` when it is not one.
+fn parse(value: Value) -> Result<Schema, Error> {
+    Schema::parse(&value).map_err(|e| Error::core(ErrorKind::InvalidSchema, "built-in schema", e))
+}
+
+fn one_string(name: &str) -> Result<Schema, Error> {
+    parse(json!({"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}))
+}
+
+fn confirm() -> Result<Schema, Error> {
+    parse(json!({"type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}))
+}
+
+fn text(t: impl Into<String>) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(t)])
+}
+
+fn sampling(prompt: &str, max_tokens: u32) -> Value {
+    json!({
+        "messages": [{"role": "user", "content": {"type": "text", "text": prompt}}],
+        "maxTokens": max_tokens
+    })
+}
+
+fn sampled_text(answer: &Value) -> String {
+    answer["content"]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn root_uris(answer: &Value) -> Vec<String> {
+    answer["roots"]
+        .as_array()
+        .map(|roots| {
+            roots
+                .iter()
+                .filter_map(|r| r["uri"].as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `accept` content as a string field, or the action's name.
+fn field(outcome: &FormOutcome<serde_json::Map<String, Value>>, name: &str) -> String {
+    match outcome {
+        FormOutcome::Accepted(c) => match c.get(name) {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+            None => String::new(),
+        },
+        FormOutcome::Declined => "(declined)".into(),
+        FormOutcome::Cancelled => "(cancelled)".into(),
+    }
+}
+
+/// Runs the conformance tool of `request`; `None` when it is not one.
 pub(super) async fn call(
     scope: &SessionScope,
-    reference: &Reference,
     request: &CallToolRequestParams,
     args: &JsonObject,
     ctx: &RequestContext<RoleServer>,
-) -> Option<Result<CallToolResponse, ErrorData>> {
-    let on = On {
-        scope,
-        reference,
-        request,
-        ctx,
-    };
-    let result = match request.name.as_ref() {
+) -> Option<Result<CallToolResult, Stop>> {
+    let name = request.name.as_ref();
+    if !definitions().iter().any(|t| t.name == name) {
+        return None;
+    }
+    Some(run(scope, request, name, args, ctx).await)
+}
+
+async fn run(
+    scope: &SessionScope,
+    request: &CallToolRequestParams,
+    name: &str,
+    args: &JsonObject,
+    ctx: &RequestContext<RoleServer>,
+) -> Result<CallToolResult, Stop> {
+    let had_state = request.request_state.is_some();
+    let mut ask = scope.ask(ctx, request).await?;
+    match name {
         "test_elicitation" => {
-            let message = match args.get("message") {
-                Some(Value::String(m)) => m.clone(),
-                _ => {
-                    return Some(Err(ErrorData::invalid_params(
-                        "`message` (a string) is required",
-                        None,
-                    )));
-                }
+            let Some(Value::String(message)) = args.get("message") else {
+                return Err(
+                    ErrorData::invalid_params("`message` (a string) is required", None).into(),
+                );
             };
-            ask(&on, &message, schemas::conformance_basic(), "User response").await
+            let schema = schemas::conformance_basic()?;
+            legacy_line(&mut ask, message, &schema, "User response").await
         }
         "test_elicitation_sep1034_defaults" => {
-            ask(
-                &on,
+            let schema = schemas::conformance_defaults()?;
+            legacy_line(
+                &mut ask,
                 "Please review and update the form fields with defaults",
-                schemas::conformance_defaults(),
+                &schema,
                 "Elicitation completed",
             )
             .await
         }
         "test_elicitation_sep1330_enums" => {
-            ask(
-                &on,
+            let schema = schemas::conformance_enums()?;
+            legacy_line(
+                &mut ask,
                 "Please select options from the enum fields",
-                schemas::conformance_enums(),
+                &schema,
                 "Elicitation completed",
             )
             .await
         }
-        _ => return None,
-    };
-    Some(result)
-}
-
-/// The request being served.
-struct On<'a> {
-    scope: &'a SessionScope,
-    reference: &'a Reference,
-    request: &'a CallToolRequestParams,
-    ctx: &'a RequestContext<RoleServer>,
-}
-
-/// Asks the form the way the session's protocol allows: `elicitation/create` mid-call
-/// (2025-11-25), or an input-required round with a sealed state (2026-07-28).
-async fn ask(
-    on: &On<'_>,
-    message: &str,
-    schema: Result<Schema, crate::Error>,
-    prefix: &str,
-) -> Result<CallToolResponse, ErrorData> {
-    let schema = schema?;
-    let elicitor = on.scope.elicitor(on.ctx)?;
-    let outcome = if elicitor.uses_input_required() {
-        match elicitor.form_input(on.reference.codec(), on.request, "form", message, &schema)? {
-            Round::Done(outcome) => outcome,
-            Round::InputRequired(r) => return Ok(CallToolResponse::InputRequired(r)),
+        "test_input_required_result_elicitation" => {
+            let outcome = ask
+                .form_with_schema("user_name", "What is your name?", &one_string("name")?)
+                .await?;
+            Ok(text(format!("Hello, {}!", field(&outcome, "name"))))
         }
-    } else {
-        elicitor.form_with_schema(message, &schema).await?
-    };
-    let line = match outcome {
+        "test_input_required_result_sampling" => {
+            let mut q = ask.questions();
+            let t = q.request(
+                "capital_question",
+                METHOD_SAMPLING,
+                sampling("What is the capital of France?", 100),
+            )?;
+            let answer = q.ask().await?.value(t)?;
+            Ok(text(format!("LLM response: {}", sampled_text(&answer))))
+        }
+        "test_input_required_result_list_roots" => {
+            let mut q = ask.questions();
+            let t = q.request("client_roots", METHOD_ROOTS, json!({}))?;
+            let answer = q.ask().await?.value(t)?;
+            Ok(text(format!("Roots: {}", root_uris(&answer).join(", "))))
+        }
+        "test_input_required_result_request_state"
+        | "test_input_required_result_tampered_state" => {
+            let outcome = ask
+                .form_with_schema("confirm", "Please confirm", &confirm()?)
+                .await?;
+            // Reaching here on a retry means the echoed state opened: sealed by this
+            // server, for this user, tool and arguments, and not expired.
+            let state = if had_state { "state-ok" } else { "no state" };
+            Ok(text(format!(
+                "Confirmed: {} ({state})",
+                field(&outcome, "ok")
+            )))
+        }
+        "test_input_required_result_multiple_inputs" => {
+            let mut q = ask.questions();
+            let name =
+                q.form_with_schema("user_name", "What is your name?", &one_string("name")?)?;
+            let greeting = q.request(
+                "greeting",
+                METHOD_SAMPLING,
+                sampling("Generate a greeting", 50),
+            )?;
+            let roots = q.request("client_roots", METHOD_ROOTS, json!({}))?;
+            let mut answers = q.ask().await?;
+            let name = answers.content(name)?;
+            let greeting = answers.value(greeting)?;
+            let roots = answers.value(roots)?;
+            Ok(text(format!(
+                "{} Hello, {}! Roots: {}",
+                sampled_text(&greeting),
+                field(&name, "name"),
+                root_uris(&roots).join(", ")
+            )))
+        }
+        "test_input_required_result_multi_round" => {
+            let name = ask
+                .form_with_schema("step1", "Step 1: What is your name?", &one_string("name")?)
+                .await?;
+            let color = ask
+                .form_with_schema(
+                    "step2",
+                    "Step 2: What is your favorite color?",
+                    &one_string("color")?,
+                )
+                .await?;
+            Ok(text(format!(
+                "{} likes {}.",
+                field(&name, "name"),
+                field(&color, "color")
+            )))
+        }
+        "test_input_required_result_capabilities" => {
+            // Only what this very request declares.
+            let mut q = ask.questions();
+            let mut asked = Vec::new();
+            if q_declares(&q, METHOD_SAMPLING) {
+                let _ticket = q.request(
+                    "greeting",
+                    METHOD_SAMPLING,
+                    sampling("Generate a greeting", 50),
+                )?;
+                asked.push(METHOD_SAMPLING);
+            }
+            if q_declares(&q, METHOD_CREATE) {
+                let _ticket =
+                    q.form_with_schema("user_name", "What is your name?", &one_string("name")?)?;
+                asked.push(METHOD_CREATE);
+            }
+            if q_declares(&q, METHOD_ROOTS) {
+                let _ticket = q.request("client_roots", METHOD_ROOTS, json!({}))?;
+                asked.push(METHOD_ROOTS);
+            }
+            q.ask().await?;
+            Ok(text(format!("Asked for: {}", asked.join(", "))))
+        }
+        _ => Err(ErrorData::invalid_params(format!("unknown tool {name:?}"), None).into()),
+    }
+}
+
+fn q_declares(q: &crate::ask::Questions<'_>, method: &str) -> bool {
+    q.declares(method)
+}
+
+/// The 2025-11-25 fixtures' answer line, from a form asked under key `form`.
+async fn legacy_line(
+    ask: &mut Ask,
+    message: &str,
+    schema: &Schema,
+    prefix: &str,
+) -> Result<CallToolResult, Stop> {
+    let line = match ask.form_with_schema("form", message, schema).await? {
         FormOutcome::Accepted(content) => format!(
             "{prefix}: action=accept, content={}",
             Value::Object(content)
@@ -130,5 +326,36 @@ async fn ask(
         FormOutcome::Declined => format!("{prefix}: action=decline"),
         FormOutcome::Cancelled => format!("{prefix}: action=cancel"),
     };
-    Ok(CallToolResult::success(vec![ContentBlock::text(line)]).into())
+    Ok(text(line))
+}
+
+/// The prompt of the `input-required-result-non-tool-request` scenario; `None` for
+/// another prompt.
+pub(super) async fn prompt(
+    scope: &SessionScope,
+    request: &GetPromptRequestParams,
+    ctx: &RequestContext<RoleServer>,
+) -> Option<Result<GetPromptResult, Stop>> {
+    if request.name != MRTR_PROMPT {
+        return None;
+    }
+    Some(
+        async {
+            let mut ask = scope.ask(ctx, request).await?;
+            let outcome = ask
+                .form_with_schema(
+                    "user_context",
+                    "What context should the prompt use?",
+                    &one_string("context")?,
+                )
+                .await?;
+            let result: GetPromptResult = serde_json::from_value(json!({"messages": [
+                {"role": "user", "content": {"type": "text",
+                 "text": format!("Use this context: {}", field(&outcome, "context"))}}
+            ]}))
+            .map_err(|e| ErrorData::internal_error(format!("built-in prompt: {e}"), None))?;
+            Ok(result)
+        }
+        .await,
+    )
 }

@@ -47,13 +47,15 @@ pub fn session_manager(config: &ElicitationConfig) -> Arc<LocalSessionManager> {
 pub fn router(reference: Reference, ct: CancellationToken) -> Router {
     let factory_ref = reference.clone();
     let service = StreamableHttpService::new(
-        move || factory_ref.handler().map_err(std::io::Error::other),
+        move || factory_ref.service().map_err(std::io::Error::other),
         session_manager(reference.hub().config()),
         StreamableHttpServerConfig::default().with_cancellation_token(ct),
     );
     Router::new()
         .nest_service(MCP_PATH, service)
         .route(DEMO_COMPLETE_PATH, get(demo_page).post(demo_complete))
+        // Rounds go out with the exact JSON of their requests.
+        .layer(axum::middleware::from_fn(crate::wire::exact_rounds_http))
         .with_state(reference)
 }
 

@@ -25,9 +25,8 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorCode,
     GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, RequestStateCodec,
-    ServerCapabilities, ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool,
-    UnsubscribeRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -36,6 +35,7 @@ use tokio_util::sync::CancellationToken;
 use crate::error::{Error, ErrorKind};
 use crate::hub::{Elicitations, SessionScope};
 use crate::identity::Principal;
+use crate::respond::{Edge, respond};
 
 /// Options of the reference server.
 #[derive(Debug, Clone)]
@@ -66,8 +66,6 @@ impl ReferenceOptions {
 
 struct Shared {
     hub: Elicitations,
-    /// Seals the `requestState` of 2026-07-28 input-required rounds (random per process).
-    codec: RequestStateCodec,
     options: ReferenceOptions,
     /// Users who completed the connect demo's URL elicitation.
     state: Arc<dyn DemoState>,
@@ -88,8 +86,8 @@ impl std::fmt::Debug for Reference {
 }
 
 impl Reference {
-    /// A reference server over `hub`, with a fresh random key (256 bits, from the
-    /// thread-local CSPRNG seeded by the OS) for sealing request state.
+    /// A reference server over `hub` (whose configuration holds the keys sealing
+    /// 2026-07-28 request state).
     pub fn new(hub: Elicitations, options: ReferenceOptions) -> Self {
         Self::with_state(hub, options, Arc::new(MemoryDemoState::new()))
     }
@@ -101,21 +99,13 @@ impl Reference {
         options: ReferenceOptions,
         state: Arc<dyn DemoState>,
     ) -> Self {
-        let mut key = [0u8; 32];
-        rand::RngCore::fill_bytes(&mut rand::rng(), &mut key);
-        let codec = RequestStateCodec::new_unchecked(key.to_vec());
         Self {
             shared: Arc::new(Shared {
                 hub,
-                codec,
                 options,
                 state,
             }),
         }
-    }
-
-    pub(crate) fn codec(&self) -> &RequestStateCodec {
-        &self.shared.codec
     }
 
     /// The registry.
@@ -128,12 +118,18 @@ impl Reference {
         &self.shared.options
     }
 
-    /// The handler for one client connection.
+    /// The handler for one client connection (serve it behind [`Edge`], as
+    /// [`Reference::service`] does).
     pub fn handler(&self) -> Result<ReferenceServer, Error> {
         Ok(ReferenceServer {
             scope: self.shared.hub.scope()?,
             reference: self.clone(),
         })
+    }
+
+    /// The handler for one client connection behind [`Edge`]: what to serve.
+    pub fn service(&self) -> Result<Edge<ReferenceServer>, Error> {
+        self.handler().map(Edge::new)
     }
 
     /// Completes a demo URL elicitation for `principal` (what the demo page does);
@@ -206,8 +202,9 @@ impl Reference {
 pub async fn serve_stdio(
     reference: &Reference,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let handler = reference.handler()?;
-    let running = handler.serve(rmcp::transport::stdio()).await?;
+    let service = reference.service()?;
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let running = service.serve(crate::wire::edge_rw(stdin, stdout)).await?;
     running.waiting().await?;
     Ok(())
 }
@@ -303,16 +300,12 @@ impl ServerHandler for ReferenceServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let args = request.arguments.clone().unwrap_or_default();
-        if let Some(result) =
-            tools::call(&self.scope, &self.reference, &request.name, &args, &context).await
-        {
-            return result.map(CallToolResponse::from);
+        if let Some(result) = tools::call(&self.scope, &self.reference, &request, &context).await {
+            return respond(result);
         }
         if self.conformance() {
-            if let Some(result) =
-                conformance::call(&self.scope, &self.reference, &request, &args, &context).await
-            {
-                return result;
+            if let Some(result) = conformance::call(&self.scope, &request, &args, &context).await {
+                return respond(result);
             }
             if let Some(result) = suite::call(&request.name, &args, &context).await {
                 return result.map(CallToolResponse::from);
@@ -329,14 +322,27 @@ impl ServerHandler for ReferenceServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        self.suite("prompts/list", suite::list_prompts)
+        self.suite("prompts/list", suite::list_prompts).map(|mut list| {
+            if let Ok(p) = serde_json::from_value(serde_json::json!({
+                "name": conformance::MRTR_PROMPT,
+                "description": "A prompt that asks for context first (an input round on 2026-07-28)"
+            })) {
+                list.prompts.push(p);
+            }
+            list
+        })
     }
 
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        if self.conformance()
+            && let Some(result) = conformance::prompt(&self.scope, &request, &context).await
+        {
+            return respond(result);
+        }
         let args = request.arguments.unwrap_or_default();
         self.suite("prompts/get", || suite::get_prompt(&request.name, &args))
             .map(GetPromptResponse::from)

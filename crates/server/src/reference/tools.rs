@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use mcp_elicit_core::message::Mode;
-use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool};
+use rmcp::model::{CallToolRequestParams, CallToolResult, ContentBlock, JsonObject, Tool};
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer};
 use serde_json::{Value, json};
@@ -14,6 +14,8 @@ use super::{DemoPurpose, Reference, schemas};
 use crate::elicitor::{FormOutcome, UrlElicitation, UrlOutcome};
 use crate::error::ErrorKind;
 use crate::hub::SessionScope;
+use crate::respond::Stop;
+use crate::revision::Revision;
 
 /// A typed form: the schema comes from this type.
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
@@ -80,7 +82,7 @@ fn demo_url(
     reference: &Reference,
     message: &str,
     purpose: DemoPurpose,
-) -> Result<UrlElicitation, ErrorData> {
+) -> Result<UrlElicitation, crate::Error> {
     let base = reference
         .options()
         .demo_base_url
@@ -90,25 +92,25 @@ fn demo_url(
         .param()
         .map(|p| format!("{PURPOSE_PARAM}={p}&"))
         .unwrap_or_default();
-    Ok(UrlElicitation::new(message, |id| {
+    UrlElicitation::new(message, |id| {
         format!("{base}{DEMO_COMPLETE_PATH}?{purpose}elicitationId={id}")
-    })?)
+    })
 }
 
-/// Runs the demo tool `name`; `None` when it is not one.
+/// Runs the demo tool `name`; `None` when it is not one. Every tool works on both
+/// revisions through [`Ask`](crate::Ask).
 pub(super) async fn call(
     scope: &SessionScope,
     reference: &Reference,
-    name: &str,
-    _args: &JsonObject,
+    request: &CallToolRequestParams,
     ctx: &RequestContext<RoleServer>,
-) -> Option<Result<CallToolResult, ErrorData>> {
-    let result = match name {
-        "demo_form" => demo_form(scope, ctx).await,
-        "demo_profile" => demo_profile(scope, ctx).await,
-        "demo_secret" => demo_secret(scope, ctx).await,
-        "demo_url" => demo_url_tool(scope, reference, ctx).await,
-        "connect_demo" => connect_demo(scope, reference, ctx).await,
+) -> Option<Result<CallToolResult, Stop>> {
+    let result = match request.name.as_ref() {
+        "demo_form" => demo_form(scope, request, ctx).await,
+        "demo_profile" => demo_profile(scope, request, ctx).await,
+        "demo_secret" => demo_secret(scope, request, ctx).await,
+        "demo_url" => demo_url_tool(scope, reference, request, ctx).await,
+        "connect_demo" => connect_demo(scope, reference, request, ctx).await,
         _ => return None,
     };
     Some(result)
@@ -116,35 +118,39 @@ pub(super) async fn call(
 
 async fn demo_form(
     scope: &SessionScope,
+    request: &CallToolRequestParams,
     ctx: &RequestContext<RoleServer>,
-) -> Result<CallToolResult, ErrorData> {
+) -> Result<CallToolResult, Stop> {
     let schema = schemas::all_fields()?;
-    let elicitor = scope.elicitor(ctx)?;
-    Ok(
-        match elicitor
-            .form_with_schema(
-                "Tell us about yourself (every field kind of MCP forms).",
-                &schema,
-            )
-            .await?
-        {
-            FormOutcome::Accepted(content) => text(format!(
-                "Thanks! The server validated your answer:\n{}",
-                content_text(&content)
-            )),
-            FormOutcome::Declined => text("You declined: nothing was recorded."),
-            FormOutcome::Cancelled => text("You dismissed the form: ask again whenever you like."),
-        },
-    )
+    let mut ask = scope.ask(ctx, request).await?;
+    let outcome = ask
+        .form_with_schema(
+            "about_you",
+            "Tell us about yourself (every field kind of MCP forms).",
+            &schema,
+        )
+        .await?;
+    Ok(match outcome {
+        FormOutcome::Accepted(content) => text(format!(
+            "Thanks! The server validated your answer:\n{}",
+            content_text(&content)
+        )),
+        FormOutcome::Declined => text("You declined: nothing was recorded."),
+        FormOutcome::Cancelled => text("You dismissed the form: ask again whenever you like."),
+    })
 }
 
 async fn demo_profile(
     scope: &SessionScope,
+    request: &CallToolRequestParams,
     ctx: &RequestContext<RoleServer>,
-) -> Result<CallToolResult, ErrorData> {
-    let elicitor = scope.elicitor(ctx)?;
+) -> Result<CallToolResult, Stop> {
+    let mut ask = scope.ask(ctx, request).await?;
     Ok(
-        match elicitor.form::<Profile>("Create your profile.").await? {
+        match ask
+            .form::<Profile>("profile", "Create your profile.")
+            .await?
+        {
             FormOutcome::Accepted(p) => text(format!(
                 "Profile: {} ({} years), e-mail updates: {}",
                 p.name,
@@ -159,14 +165,13 @@ async fn demo_profile(
 
 async fn demo_secret(
     scope: &SessionScope,
+    request: &CallToolRequestParams,
     ctx: &RequestContext<RoleServer>,
-) -> Result<CallToolResult, ErrorData> {
+) -> Result<CallToolResult, Stop> {
     let schema = schemas::secret()?;
-    let elicitor = scope.elicitor(ctx)?;
-    match elicitor
-        .form_with_schema("Log in to Example Co.", &schema)
-        .await
-    {
+    let mut ask = scope.ask(ctx, request).await?;
+    let mut questions = ask.questions();
+    match questions.form_with_schema("login", "Log in to Example Co.", &schema) {
         Err(e) if e.kind() == ErrorKind::SecretField => {
             Ok(CallToolResult::error(vec![ContentBlock::text(format!(
                 "The server refused to send this form, as the MCP specification requires: {}. Secrets go through URL \
@@ -178,44 +183,66 @@ async fn demo_secret(
         Ok(_) => Err(ErrorData::internal_error(
             "the secret-field lint let a password field through",
             None,
-        )),
+        )
+        .into()),
     }
+}
+
+/// The tool result for a client without URL mode: no URL in it (see
+/// [`Elicitor::url_unsupported`](crate::Elicitor::url_unsupported)).
+fn url_unsupported(ask: &crate::Ask, message: &str) -> CallToolResult {
+    CallToolResult::error(vec![ContentBlock::text(
+        ask.elicitor().url_unsupported(message),
+    )])
 }
 
 async fn demo_url_tool(
     scope: &SessionScope,
     reference: &Reference,
+    request: &CallToolRequestParams,
     ctx: &RequestContext<RoleServer>,
-) -> Result<CallToolResult, ErrorData> {
-    let elicitor = scope.elicitor(ctx)?;
-    let elicitation = demo_url(
-        reference,
-        "Open the demo page to finish a (pretend) sign-in with Example Co.",
-        DemoPurpose::SignIn,
-    )?;
-    if !elicitor.supports(Mode::Url) {
-        return Ok(CallToolResult::error(vec![ContentBlock::text(
-            elicitor.url_fallback(&elicitation).await?,
-        )]));
+) -> Result<CallToolResult, Stop> {
+    const MESSAGE: &str = "Open the demo page to finish a (pretend) sign-in with Example Co.";
+    let mut ask = scope.ask(ctx, request).await?;
+    if !ask.supports(Mode::Url) {
+        return Ok(url_unsupported(&ask, MESSAGE));
     }
-    Ok(match elicitor.url(&elicitation).await? {
-        UrlOutcome::Accepted => text(format!(
-            "You agreed to open the page (elicitation {}). Finish it there; the server will send \
-             notifications/elicitation/complete when you do.",
-            elicitation.id()
-        )),
+    if ask.revision() == Revision::Requests {
+        // 2025-11-25: consent now, a completion notification when the page is done.
+        let elicitation = demo_url(reference, MESSAGE, DemoPurpose::SignIn)?;
+        return Ok(match ask.elicitor().url(&elicitation).await? {
+            UrlOutcome::Accepted => text(format!(
+                "You agreed to open the page (elicitation {}). Finish it there; the server will send \
+                 notifications/elicitation/complete when you do.",
+                elicitation.id()
+            )),
+            UrlOutcome::Declined => text("You declined to open the page."),
+            _ => text("You dismissed the request."),
+        });
+    }
+    // 2026-07-28: rounds until the page is finished, then the result.
+    let outcome = ask
+        .url("sign_in", || async {
+            demo_url(reference, MESSAGE, DemoPurpose::SignIn)
+        })
+        .await?;
+    Ok(match outcome {
+        UrlOutcome::Completed => text("You finished the demo page: the (pretend) sign-in is done."),
         UrlOutcome::Declined => text("You declined to open the page."),
-        UrlOutcome::Cancelled => text("You dismissed the request."),
+        _ => text("You dismissed the request."),
     })
 }
 
 async fn connect_demo(
     scope: &SessionScope,
     reference: &Reference,
+    request: &CallToolRequestParams,
     ctx: &RequestContext<RoleServer>,
-) -> Result<CallToolResult, ErrorData> {
-    let elicitor = scope.elicitor(ctx)?;
-    if reference.is_connected(elicitor.principal()).await? {
+) -> Result<CallToolResult, Stop> {
+    const MESSAGE: &str = "Authorization is required to access your Example Co files.";
+    let mut ask = scope.ask(ctx, request).await?;
+    // The outcome of the page is the truth on both revisions: check it first.
+    if reference.is_connected(ask.elicitor().principal()).await? {
         return Ok(CallToolResult::success(vec![
             ContentBlock::text(
                 "Connected to Example Co. Your files: report.pdf, notes.md, budget.xlsx",
@@ -225,17 +252,25 @@ async fn connect_demo(
             ),
         ]));
     }
-    let elicitation = demo_url(
-        reference,
-        "Authorization is required to access your Example Co files.",
-        DemoPurpose::Connect,
-    )?;
-    if !elicitor.supports(Mode::Url) {
-        return Ok(CallToolResult::error(vec![ContentBlock::text(
-            elicitor.url_fallback(&elicitation).await?,
-        )]));
+    if !ask.supports(Mode::Url) {
+        return Ok(url_unsupported(&ask, MESSAGE));
     }
-    Err(elicitor.url_required(&[elicitation]).await.into())
+    // 2025-11-25: -32042 until the page is done; 2026-07-28: rounds.
+    let outcome = ask
+        .url("connect", || async {
+            demo_url(reference, MESSAGE, DemoPurpose::Connect)
+        })
+        .await?;
+    Ok(match outcome {
+        UrlOutcome::Declined => text("You declined to connect Example Co."),
+        UrlOutcome::Cancelled => text("You dismissed the request."),
+        // The page connected the user before this retry learned of it; a lost race
+        // (the flag not readable yet) says so rather than pretending.
+        _ if reference.is_connected(ask.elicitor().principal()).await? => {
+            text("Connected to Example Co. Your files: report.pdf, notes.md, budget.xlsx")
+        }
+        _ => text("The page was finished, but the connection is not recorded: call again."),
+    })
 }
 
 #[cfg(test)]

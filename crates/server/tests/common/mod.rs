@@ -23,6 +23,7 @@ use tokio::io::{
 };
 
 pub mod http_client;
+pub mod rounds;
 
 /// How long a test waits for one message before failing.
 pub const WAIT: Duration = Duration::from_secs(10);

@@ -41,10 +41,10 @@ impl ServerHandler for KeyServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let elicitor = self.scope.elicitor(&context)?;
+        let mut ask = self.scope.ask(&context, &request).await?;
         let args = request.arguments.clone().unwrap_or_default();
-        match self.tools.call(&elicitor, &request.name, &args).await {
-            Some(result) => result.map(CallToolResponse::from),
+        match self.tools.call(&mut ask, &request.name, &args).await {
+            Some(result) => mcp_elicit_server::respond(result),
             None => Err(ErrorData::invalid_params("unknown tool", None)),
         }
     }

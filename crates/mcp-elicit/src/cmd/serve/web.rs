@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use axum::Router;
 use mcp_elicit_server::reference::{Reference, ReferenceServer, http};
-use mcp_elicit_server::{Elicitations, Principal, SessionScope};
+use mcp_elicit_server::{Edge, Elicitations, Principal, SessionScope};
 use mcp_elicit_store::secrecy::ExposeSecret;
 use mcp_elicit_store::{Keyring, Store, VaultKey};
 use mcp_elicit_web::{
@@ -103,7 +103,12 @@ pub(crate) async fn build_web(
 /// metadata is served; in local mode (loopback only, the local user) `/mcp` is open and
 /// the reference server's demo page (`/demo/complete`) stays available.
 pub(crate) fn router(reference: &Reference, web: &Web, ct: CancellationToken) -> Router {
-    let mcp = Router::new().nest_service(MCP_PATH, mcp_service(reference, web, ct.clone()));
+    let mcp = Router::new()
+        .nest_service(MCP_PATH, mcp_service(reference, web, ct.clone()))
+        // 2026-07-28 rounds go out with the exact JSON of their requests.
+        .layer(axum::middleware::from_fn(
+            mcp_elicit_server::wire::exact_rounds_http,
+        ));
     if web.is_local() {
         mcp.merge(web.router())
             .fallback_service(http::router(reference.clone(), ct))
@@ -133,13 +138,16 @@ pub(crate) async fn serve_stdio(
     reference: &Reference,
     web: &Web,
 ) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
-    let server = WebServer {
+    let server = Edge::new(WebServer {
         scope: reference.hub().scope()?,
         inner: reference.handler()?,
         tools: Arc::new(WebTools::new(web.clone())),
         reference_first: web.is_local(),
-    };
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    });
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let running = server
+        .serve(mcp_elicit_server::wire::edge_rw(stdin, stdout))
+        .await?;
     running.waiting().await?;
     Ok(())
 }
@@ -148,18 +156,18 @@ fn mcp_service(
     reference: &Reference,
     web: &Web,
     ct: CancellationToken,
-) -> StreamableHttpService<WebServer, LocalSessionManager> {
+) -> StreamableHttpService<Edge<WebServer>, LocalSessionManager> {
     let tools = Arc::new(WebTools::new(web.clone()));
     let reference_first = web.is_local();
     let factory = reference.clone();
     StreamableHttpService::new(
         move || {
-            Ok(WebServer {
+            Ok(Edge::new(WebServer {
                 scope: factory.hub().scope().map_err(std::io::Error::other)?,
                 inner: factory.handler().map_err(std::io::Error::other)?,
                 tools: Arc::clone(&tools),
                 reference_first,
-            })
+            }))
         },
         http::session_manager(reference.hub().config()),
         StreamableHttpServerConfig::default().with_cancellation_token(ct),
@@ -245,10 +253,10 @@ impl ServerHandler for WebServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if WebTools::handles(&request.name) {
-            let elicitor = self.scope.elicitor(&context)?;
+            let mut ask = self.scope.ask(&context, &request).await?;
             let args = request.arguments.clone().unwrap_or_default();
-            if let Some(result) = self.tools.call(&elicitor, &request.name, &args).await {
-                return result.map(CallToolResponse::from);
+            if let Some(result) = self.tools.call(&mut ask, &request.name, &args).await {
+                return mcp_elicit_server::respond(result);
             }
         }
         self.inner.call_tool(request, context).await

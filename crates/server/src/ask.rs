@@ -1,0 +1,811 @@
+//! [`Ask`]: one handler's questions, on both revisions.
+//!
+//! A handler asks each question under a stable key. On [`Revision::Requests`]
+//! (2025-11-25) the question is sent as `elicitation/create` and awaited. On
+//! [`Revision::Rounds`] (2026-07-28) the answer is looked up in the retry's
+//! `inputResponses` (or in the sealed `requestState`, for answers of earlier rounds);
+//! when it is not there yet the call ends with [`Stop::Input`], which the handler
+//! returns with `?` and [`respond`] turns into an `InputRequiredResult`. The same checks
+//! run on both: declared modes, the secret-field lint, the server URL policy, and
+//! validation of every answer against its full schema.
+
+use std::collections::{BTreeMap, HashSet};
+use std::future::Future;
+use std::marker::PhantomData;
+use std::time::Duration;
+
+use mcp_elicit_core::message::{
+    Action, CreateResult, FormRequest, METHOD_CREATE, Mode, UrlRequest,
+};
+use mcp_elicit_core::schema::Schema;
+use mcp_elicit_core::validate::validate;
+use rmcp::model::{
+    CallToolRequestParams, GetPromptRequestParams, InputResponses, JsonObject,
+    ReadResourceRequestParams,
+};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::checks;
+use crate::elicitor::{Elicitor, FormOutcome, UrlElicitation, UrlOutcome, reask_message};
+use crate::error::{Error, ErrorKind};
+use crate::respond::{InputRound, Stop};
+use crate::revision::{Declared, Revision};
+use crate::state::{Binding, Payload, expiry_ms};
+
+/// The `sampling/createMessage` method (an input request a round may carry).
+pub const METHOD_SAMPLING: &str = "sampling/createMessage";
+/// The `roots/list` method (an input request a round may carry).
+pub const METHOD_ROOTS: &str = "roots/list";
+/// The longest question key accepted.
+pub const MAX_KEY_BYTES: usize = 128;
+
+/// A request that can be retried with `inputResponses` and `requestState`
+/// (`tools/call`, `prompts/get`, `resources/read`: the only three the 2026-07-28
+/// revision allows an `InputRequiredResult` on).
+pub trait Retryable: Sync {
+    /// The JSON-RPC method.
+    fn method(&self) -> &'static str;
+    /// The tool or prompt name, or the resource URI.
+    fn name(&self) -> &str;
+    /// The arguments (`None` for a resource).
+    fn arguments(&self) -> Option<&JsonObject>;
+    /// The client's answers to the previous round.
+    fn input_responses(&self) -> Option<&InputResponses>;
+    /// The echoed `requestState`.
+    fn request_state(&self) -> Option<&str>;
+}
+
+impl Retryable for CallToolRequestParams {
+    fn method(&self) -> &'static str {
+        "tools/call"
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn arguments(&self) -> Option<&JsonObject> {
+        self.arguments.as_ref()
+    }
+    fn input_responses(&self) -> Option<&InputResponses> {
+        self.input_responses.as_ref()
+    }
+    fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+}
+
+impl Retryable for GetPromptRequestParams {
+    fn method(&self) -> &'static str {
+        "prompts/get"
+    }
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn arguments(&self) -> Option<&JsonObject> {
+        self.arguments.as_ref()
+    }
+    fn input_responses(&self) -> Option<&InputResponses> {
+        self.input_responses.as_ref()
+    }
+    fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+}
+
+impl Retryable for ReadResourceRequestParams {
+    fn method(&self) -> &'static str {
+        "resources/read"
+    }
+    fn name(&self) -> &str {
+        &self.uri
+    }
+    fn arguments(&self) -> Option<&JsonObject> {
+        None
+    }
+    fn input_responses(&self) -> Option<&InputResponses> {
+        self.input_responses.as_ref()
+    }
+    fn request_state(&self) -> Option<&str> {
+        self.request_state.as_deref()
+    }
+}
+
+/// The handle to one asked question, redeemed from [`Answers`].
+#[derive(Debug)]
+#[must_use = "redeem the ticket from the Answers"]
+pub struct Ticket<T> {
+    key: String,
+    _answer: PhantomData<fn() -> T>,
+}
+
+impl<T> Ticket<T> {
+    fn new(key: &str) -> Self {
+        Self {
+            key: key.to_owned(),
+            _answer: PhantomData,
+        }
+    }
+
+    /// The question's key.
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Answer {
+    Form(FormOutcome<Map<String, Value>>),
+    Raw(Value),
+}
+
+/// The answers of one [`Questions`] round, redeemed with their tickets.
+#[derive(Debug, Default)]
+pub struct Answers {
+    answers: BTreeMap<String, Answer>,
+}
+
+impl Answers {
+    /// The outcome of a form asked with [`Questions::form`]: the validated content
+    /// deserialized into `T`.
+    pub fn form<T: DeserializeOwned>(
+        &mut self,
+        ticket: Ticket<FormOutcome<T>>,
+    ) -> Result<FormOutcome<T>, Error> {
+        match self.answers.remove(&ticket.key) {
+            Some(Answer::Form(outcome)) => typed(outcome),
+            _ => Err(missing(&ticket.key)),
+        }
+    }
+
+    /// The outcome of a form asked with [`Questions::form_with_schema`].
+    pub fn content(
+        &mut self,
+        ticket: Ticket<FormOutcome<Map<String, Value>>>,
+    ) -> Result<FormOutcome<Map<String, Value>>, Error> {
+        match self.answers.remove(&ticket.key) {
+            Some(Answer::Form(outcome)) => Ok(outcome),
+            _ => Err(missing(&ticket.key)),
+        }
+    }
+
+    /// The client's result for a request asked with [`Questions::request`] (a JSON
+    /// object, as the client sent it).
+    pub fn value(&mut self, ticket: Ticket<Value>) -> Result<Value, Error> {
+        match self.answers.remove(&ticket.key) {
+            Some(Answer::Raw(v)) => Ok(v),
+            _ => Err(missing(&ticket.key)),
+        }
+    }
+}
+
+fn missing(key: &str) -> Error {
+    Error::new(
+        ErrorKind::Internal,
+        format!("no answer for question {key:?} in these answers (a ticket of another round?)"),
+    )
+}
+
+fn typed<T: DeserializeOwned>(
+    outcome: FormOutcome<Map<String, Value>>,
+) -> Result<FormOutcome<T>, Error> {
+    Ok(match outcome {
+        FormOutcome::Accepted(content) => {
+            FormOutcome::Accepted(serde_json::from_value(Value::Object(content)).map_err(|e| {
+                Error::new(
+                    ErrorKind::Deserialize,
+                    format!(
+                        "the answer does not fit {}: {e}",
+                        std::any::type_name::<T>()
+                    ),
+                )
+            })?)
+        }
+        FormOutcome::Declined => FormOutcome::Declined,
+        FormOutcome::Cancelled => FormOutcome::Cancelled,
+    })
+}
+
+#[derive(Debug)]
+enum Item {
+    Form {
+        key: String,
+        message: String,
+        schema: Schema,
+    },
+    Raw {
+        key: String,
+        method: String,
+        params: Value,
+    },
+}
+
+impl Item {
+    fn key(&self) -> &str {
+        match self {
+            Item::Form { key, .. } | Item::Raw { key, .. } => key,
+        }
+    }
+}
+
+/// Several questions asked together: one `InputRequiredResult` round on 2026-07-28
+/// (the client shows them at once), one `elicitation/create` after the other on
+/// 2025-11-25. Build it with [`Ask::questions`], add questions, then [`Questions::ask`].
+#[derive(Debug)]
+#[must_use = "nothing is asked until Questions::ask"]
+pub struct Questions<'a> {
+    ask: &'a mut Ask,
+    items: Vec<Item>,
+}
+
+impl Questions<'_> {
+    /// [`Ask::declares`].
+    pub fn declares(&self, method: &str) -> bool {
+        self.ask.declares(method)
+    }
+
+    /// A form whose schema comes from the Rust type `T` (checked against the subset and
+    /// the secret-field lint now, before anything is sent).
+    pub fn form<T: schemars::JsonSchema + DeserializeOwned>(
+        &mut self,
+        key: &str,
+        message: impl Into<String>,
+    ) -> Result<Ticket<FormOutcome<T>>, Error> {
+        let schema = checks::schema_of::<T>()?;
+        self.push_form(key, message.into(), schema)?;
+        Ok(Ticket::new(key))
+    }
+
+    /// A form with `schema` (checked now against the secret-field lint).
+    pub fn form_with_schema(
+        &mut self,
+        key: &str,
+        message: impl Into<String>,
+        schema: &Schema,
+    ) -> Result<Ticket<FormOutcome<Map<String, Value>>>, Error> {
+        self.push_form(key, message.into(), schema.clone())?;
+        Ok(Ticket::new(key))
+    }
+
+    /// Any other input request the revision allows (`sampling/createMessage`,
+    /// `roots/list`) with exactly `params`; the client must have declared the matching
+    /// capability. The answer is the client's result object.
+    pub fn request(
+        &mut self,
+        key: &str,
+        method: &str,
+        params: Value,
+    ) -> Result<Ticket<Value>, Error> {
+        self.ask.claim(key)?;
+        let declared = match method {
+            METHOD_SAMPLING => self.ask.declared.sampling,
+            METHOD_ROOTS => self.ask.declared.roots,
+            other => {
+                return Err(Error::new(
+                    ErrorKind::Internal,
+                    format!(
+                        "only {METHOD_SAMPLING} and {METHOD_ROOTS} go through Questions::request (got {other:?}); \
+                         forms go through Questions::form"
+                    ),
+                ));
+            }
+        };
+        if !declared {
+            return Err(Error::new(
+                ErrorKind::ModeNotSupported,
+                format!(
+                    "the client did not declare the capability {method} needs; nothing was sent"
+                ),
+            ));
+        }
+        self.items.push(Item::Raw {
+            key: key.to_owned(),
+            method: method.to_owned(),
+            params,
+        });
+        Ok(Ticket::new(key))
+    }
+
+    fn push_form(&mut self, key: &str, message: String, schema: Schema) -> Result<(), Error> {
+        self.ask.claim(key)?;
+        self.ask.elicitor.require(Mode::Form)?;
+        let findings = checks::lint(
+            &schema,
+            &self.ask.elicitor.hub().config().reviewed_not_secret,
+        );
+        if !findings.is_empty() {
+            return Err(Error::secret(findings));
+        }
+        self.items.push(Item::Form {
+            key: key.to_owned(),
+            message,
+            schema,
+        });
+        Ok(())
+    }
+
+    /// Asks every question added. On 2025-11-25 each is sent and awaited in order; on
+    /// 2026-07-28 the answers come from the retry, and if any is missing the call ends
+    /// with [`Stop::Input`] asking all the missing ones in one round (answers already
+    /// given are carried in the sealed state, so the client is not asked twice).
+    pub async fn ask(self) -> Result<Answers, Stop> {
+        let Questions { ask, items } = self;
+        match ask.revision {
+            Revision::Requests => ask.ask_now(items).await.map_err(Stop::from),
+            Revision::Rounds => ask.ask_round(items),
+        }
+    }
+}
+
+/// One request's questions, on either revision. Build it with
+/// [`SessionScope::ask`](crate::SessionScope::ask).
+///
+/// # What a handler must do to be correct on both revisions
+///
+/// - **Ask every question under a stable key**, the same key for the same question on
+///   every run, and each key once per request. On 2026-07-28 the answer is found by its
+///   key; a changed key is a new question.
+/// - **Everything before the last question runs again on every retry** on 2026-07-28:
+///   the handler starts from the top each time the client comes back with answers. Do
+///   side effects (writes, payments, messages) only after the last question, or make
+///   them idempotent; read-only work before a question is fine.
+/// - **Ask the same questions for the same request**: the answers of earlier rounds
+///   are carried (sealed) in `requestState`, bound to the user, the method, the name
+///   and the arguments, and are only used for the questions that are asked again.
+/// - **Return the `Stop` with `?`** and finish the handler with [`respond`]
+///   (crate::respond): input still needed becomes the `InputRequiredResult`, a failure
+///   the JSON-RPC error.
+/// - **URL mode: check your own outcome first.** What the page stored (a token, a key,
+///   an answer) is the truth on both revisions; call [`Ask::url`] only when it is not
+///   there yet. On 2025-11-25 `url` ends the call with -32042 (the client retries after
+///   the completion notification); on 2026-07-28 it answers rounds until the page is
+///   finished, then returns [`UrlOutcome::Completed`].
+/// - **Serve through [`Edge`](crate::Edge)**: it decides the revision once per
+///   request, sends every round with the exact JSON of the request (`pattern`
+///   included) and adds `resultType` to every 2026-07-28 result.
+#[derive(Debug)]
+pub struct Ask {
+    pub(crate) elicitor: Elicitor,
+    revision: Revision,
+    declared: Declared,
+    binding: Binding,
+    responses: BTreeMap<String, Value>,
+    /// Answers of earlier rounds (from the state).
+    carried: BTreeMap<String, Value>,
+    /// Attempts so far per form key (from the state), for re-asking.
+    tries: BTreeMap<String, u32>,
+    /// URL questions in progress (from the state): key to elicitation id.
+    urls_in: BTreeMap<String, String>,
+    /// URL questions already decided on this retry.
+    url_done: BTreeMap<String, UrlOutcome>,
+    /// Answers used by this run, carried into the next round's state.
+    used: BTreeMap<String, Value>,
+    /// Keys asked by this run.
+    keys: HashSet<String>,
+}
+
+impl Ask {
+    pub(crate) async fn new(
+        elicitor: Elicitor,
+        revision: Revision,
+        declared: Declared,
+        request: &dyn Retryable,
+    ) -> Result<Self, Error> {
+        let arguments = request
+            .arguments()
+            .map(|a| Value::Object(a.clone()))
+            .unwrap_or(Value::Null);
+        let binding = Binding::new(
+            elicitor.principal(),
+            request.method(),
+            request.name(),
+            &arguments,
+        );
+        let mut ask = Self {
+            elicitor,
+            revision,
+            declared,
+            binding,
+            responses: BTreeMap::new(),
+            carried: BTreeMap::new(),
+            tries: BTreeMap::new(),
+            urls_in: BTreeMap::new(),
+            url_done: BTreeMap::new(),
+            used: BTreeMap::new(),
+            keys: HashSet::new(),
+        };
+        if revision == Revision::Requests {
+            return Ok(ask);
+        }
+        if let Some(responses) = request.input_responses() {
+            ask.responses = responses.clone();
+        }
+        if let Some(state) = request.request_state() {
+            let hub = ask.elicitor.hub();
+            let payload = hub
+                .state_keys()?
+                .open(state, &ask.binding, hub.inner.clock.now())?;
+            ask.carried = payload.answers;
+            ask.tries = payload.tries;
+            ask.urls_in = payload.urls;
+            ask.settle_urls().await?;
+        }
+        Ok(ask)
+    }
+
+    /// The revision this request is on.
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// The elicitation API underneath (user, declared modes, 2025-only calls).
+    pub fn elicitor(&self) -> &Elicitor {
+        &self.elicitor
+    }
+
+    /// Whether the client declared `mode` (on 2026-07-28, in this very request).
+    pub fn supports(&self, mode: Mode) -> bool {
+        self.elicitor.supports(mode)
+    }
+
+    /// Whether the client declared what an input request of `method` needs
+    /// (`elicitation/create`: any elicitation mode; `sampling/createMessage`: sampling;
+    /// `roots/list`: roots); on 2026-07-28 read from this very request.
+    pub fn declares(&self, method: &str) -> bool {
+        match method {
+            METHOD_CREATE => self.declared.elicitation.any(),
+            METHOD_SAMPLING => self.declared.sampling,
+            METHOD_ROOTS => self.declared.roots,
+            _ => false,
+        }
+    }
+
+    /// Several questions asked together (one round on 2026-07-28).
+    pub fn questions(&mut self) -> Questions<'_> {
+        Questions {
+            ask: self,
+            items: Vec::new(),
+        }
+    }
+
+    /// One form whose schema comes from the Rust type `T`, under `key`.
+    pub async fn form<T: schemars::JsonSchema + DeserializeOwned>(
+        &mut self,
+        key: &str,
+        message: impl Into<String>,
+    ) -> Result<FormOutcome<T>, Stop> {
+        let mut q = self.questions();
+        let ticket = q.form::<T>(key, message)?;
+        Ok(q.ask().await?.form(ticket)?)
+    }
+
+    /// One form with `schema`, under `key`.
+    pub async fn form_with_schema(
+        &mut self,
+        key: &str,
+        message: impl Into<String>,
+        schema: &Schema,
+    ) -> Result<FormOutcome<Map<String, Value>>, Stop> {
+        let mut q = self.questions();
+        let ticket = q.form_with_schema(key, message, schema)?;
+        Ok(q.ask().await?.content(ticket)?)
+    }
+
+    /// A URL-mode interaction under `key`; `make` builds the elicitation (and registers
+    /// whatever the page needs) only when a new one is needed.
+    ///
+    /// - 2025-11-25: ends the call with -32042 for it ([`Elicitor::url_required`]); the
+    ///   client retries once the page is finished, and the handler finds its own
+    ///   outcome (check it before calling this).
+    /// - 2026-07-28: the first call ends with a round carrying the URL (no
+    ///   `elicitationId`) and a state holding the stored elicitation's id; a retry
+    ///   before the page is finished ends with the same round again (same URL: a client
+    ///   may skip asking the user to consent twice) instead of blocking the request; a
+    ///   retry after it returns [`UrlOutcome::Completed`], once (the stored elicitation
+    ///   is used up); a decline or cancel returns [`UrlOutcome::Declined`] /
+    ///   [`UrlOutcome::Cancelled`] and forgets it.
+    ///
+    /// Refused with [`ErrorKind::ModeNotSupported`] when the client did not declare
+    /// URL mode: tell the user instead ([`Elicitor::url_unsupported`]), never fall back
+    /// to a form for secrets.
+    pub async fn url<F, Fut>(&mut self, key: &str, make: F) -> Result<UrlOutcome, Stop>
+    where
+        F: FnOnce() -> Fut,
+        Fut: Future<Output = Result<UrlElicitation, Error>>,
+    {
+        self.claim(key)?;
+        if self.revision == Revision::Requests {
+            self.elicitor.require(Mode::Url)?;
+            let elicitation = make().await?;
+            return Err(Stop::from(self.elicitor.url_required(&[elicitation]).await));
+        }
+        if let Some(outcome) = self.url_done.get(key) {
+            return Ok(*outcome);
+        }
+        let id = match self.urls_in.get(key) {
+            Some(id) => id.clone(),
+            None => {
+                self.elicitor.require(Mode::Url)?;
+                let elicitation = make().await?;
+                self.elicitor.register_round_url(&elicitation).await?;
+                elicitation.id().as_str().to_owned()
+            }
+        };
+        let Some(record) = self
+            .elicitor
+            .hub()
+            .round_pending(self.elicitor.principal(), &id)
+            .await?
+        else {
+            return Err(Error::new(
+                ErrorKind::InvalidState,
+                format!(
+                    "the URL interaction {key:?} of this requestState is no longer pending (finished and \
+                     used already, cancelled, or expired): call again without requestState"
+                ),
+            )
+            .into());
+        };
+        let request = url_request(
+            &record.message,
+            record.url.as_deref().unwrap_or_default(),
+            &id,
+        )?;
+        let mut urls = BTreeMap::new();
+        urls.insert(key.to_owned(), id);
+        let ttl = self.elicitor.hub().config().url_ttl;
+        Err(Stop::Input(self.round(
+            BTreeMap::from([(key.to_owned(), request)]),
+            urls,
+            ttl,
+        )?))
+    }
+
+    /// Records `key` as asked by this run; a key asked twice is a bug in the handler.
+    fn claim(&mut self, key: &str) -> Result<(), Error> {
+        if key.is_empty() || key.len() > MAX_KEY_BYTES {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                format!(
+                    "question keys are 1 to {MAX_KEY_BYTES} bytes (got {} bytes)",
+                    key.len()
+                ),
+            ));
+        }
+        if !self.keys.insert(key.to_owned()) {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                format!(
+                    "question key {key:?} is asked twice in one request: give each question its own key"
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Decides the URL questions of the state whose answer came with this retry: a
+    /// finished page is used up now (so it counts once, even if the handler then finds
+    /// its own outcome and never asks again), a decline or cancel forgets it.
+    async fn settle_urls(&mut self) -> Result<(), Error> {
+        let urls: Vec<(String, String)> = self
+            .urls_in
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for (key, id) in urls {
+            let Some(response) = self.responses.get(&key) else {
+                continue;
+            };
+            let reply = parse_reply(&key, response, Mode::Url)?;
+            let hub = self.elicitor.hub().clone();
+            let user = self.elicitor.principal().clone();
+            let outcome = match reply.action {
+                Action::Accept => match hub.round_finished(&user, &id).await? {
+                    true => {
+                        hub.round_consume(&user, &id).await?;
+                        UrlOutcome::Completed
+                    }
+                    false => continue,
+                },
+                Action::Decline => {
+                    hub.round_forget(&user, &id).await?;
+                    UrlOutcome::Declined
+                }
+                Action::Cancel => {
+                    hub.round_forget(&user, &id).await?;
+                    UrlOutcome::Cancelled
+                }
+            };
+            self.urls_in.remove(&key);
+            self.url_done.insert(key, outcome);
+        }
+        Ok(())
+    }
+
+    /// 2025-11-25: each question sent and awaited in order.
+    async fn ask_now(&mut self, items: Vec<Item>) -> Result<Answers, Error> {
+        let mut answers = Answers::default();
+        for item in items {
+            let (key, answer) = match item {
+                Item::Form {
+                    key,
+                    message,
+                    schema,
+                } => {
+                    let outcome = self.elicitor.form_with_schema(message, &schema).await?;
+                    (key, Answer::Form(outcome))
+                }
+                Item::Raw {
+                    key,
+                    method,
+                    params,
+                } => {
+                    let timeout = self.elicitor.form_timeout();
+                    let value = self.elicitor.send_raw(&method, params, timeout).await?;
+                    let value = check_raw(&key, &method, &value)?;
+                    (key, Answer::Raw(value))
+                }
+            };
+            answers.answers.insert(key, answer);
+        }
+        Ok(answers)
+    }
+
+    /// 2026-07-28: answers from the retry or the state; a round for the missing ones.
+    fn ask_round(&mut self, items: Vec<Item>) -> Result<Answers, Stop> {
+        let mut answers = Answers::default();
+        let mut wanted = BTreeMap::new();
+        let max_attempts = self.elicitor.hub().config().max_attempts.max(1);
+        for item in items {
+            let key = item.key().to_owned();
+            let given = self
+                .carried
+                .get(&key)
+                .or_else(|| self.responses.get(&key))
+                .cloned();
+            match (item, given) {
+                (
+                    Item::Form {
+                        message, schema, ..
+                    },
+                    Some(given),
+                ) => match form_answer(&key, &given, &schema)? {
+                    Ok(outcome) => {
+                        self.used.insert(key.clone(), given);
+                        answers.answers.insert(key, Answer::Form(outcome));
+                    }
+                    Err(violations) => {
+                        let tries = self.tries.get(&key).copied().unwrap_or(1);
+                        if tries >= max_attempts {
+                            return Err(Error::invalid_content(violations).in_answer(&key).into());
+                        }
+                        self.tries.insert(key.clone(), tries + 1);
+                        let text = reask_message(&message, &violations);
+                        wanted.insert(key, form_request(&text, &schema));
+                    }
+                },
+                (
+                    Item::Form {
+                        message, schema, ..
+                    },
+                    None,
+                ) => {
+                    wanted.insert(key, form_request(&message, &schema));
+                }
+                (Item::Raw { method, .. }, Some(given)) => {
+                    let value = check_raw(&key, &method, &given)?;
+                    self.used.insert(key.clone(), given);
+                    answers.answers.insert(key, Answer::Raw(value));
+                }
+                (Item::Raw { method, params, .. }, None) => {
+                    wanted.insert(key, json!({"method": method, "params": params}));
+                }
+            }
+        }
+        if wanted.is_empty() {
+            return Ok(answers);
+        }
+        let ttl = self.elicitor.form_timeout();
+        Err(Stop::Input(self.round(wanted, BTreeMap::new(), ttl)?))
+    }
+
+    /// The round asking `requests`, with a state carrying every answer this run used,
+    /// the URL questions in progress and the attempts so far.
+    fn round(
+        &self,
+        requests: BTreeMap<String, Value>,
+        urls: BTreeMap<String, String>,
+        ttl: Duration,
+    ) -> Result<InputRound, Error> {
+        let hub = self.elicitor.hub();
+        let mut payload = Payload::new(expiry_ms(hub.inner.clock.now(), ttl));
+        payload.asked = requests.keys().cloned().collect();
+        payload.answers = self.used.clone();
+        payload.urls = urls;
+        payload.tries = self
+            .tries
+            .iter()
+            .filter(|(k, _)| requests.contains_key(*k))
+            .map(|(k, v)| (k.clone(), *v))
+            .collect();
+        let state = hub.state_keys()?.seal(&payload, &self.binding)?;
+        Ok(InputRound::new(requests, Some(state)))
+    }
+}
+
+fn form_request(message: &str, schema: &Schema) -> Value {
+    json!({
+        "method": METHOD_CREATE,
+        "params": FormRequest::new(message, schema.clone()).to_value(),
+    })
+}
+
+/// The 2026-07-28 URL request: the checked 2025 one without `elicitationId` (the
+/// revision removed it; the state carries the id instead).
+fn url_request(message: &str, url: &str, id: &str) -> Result<Value, Error> {
+    let request = UrlRequest::new(message, url, id)
+        .map_err(|e| Error::core(ErrorKind::InvalidUrl, "the URL elicitation is invalid", e))?;
+    let mut params = request.to_value();
+    if let Value::Object(map) = &mut params {
+        map.remove("elicitationId");
+    }
+    Ok(json!({"method": METHOD_CREATE, "params": params}))
+}
+
+fn parse_reply(key: &str, value: &Value, mode: Mode) -> Result<CreateResult, Error> {
+    let reply = CreateResult::parse(value).map_err(|e| {
+        Error::core(
+            ErrorKind::MalformedReply,
+            &format!("inputResponses.{key} is not an elicitation result"),
+            e,
+        )
+    })?;
+    reply.check_for(mode).map_err(|e| {
+        Error::new(
+            ErrorKind::MalformedReply,
+            format!("inputResponses.{key} is malformed: {e}"),
+        )
+    })?;
+    Ok(reply)
+}
+
+/// A form answer: the outcome, or the violations of accepted content.
+fn form_answer(
+    key: &str,
+    value: &Value,
+    schema: &Schema,
+) -> Result<Result<FormOutcome<Map<String, Value>>, mcp_elicit_core::validate::Violations>, Error> {
+    let reply = parse_reply(key, value, Mode::Form)?;
+    Ok(match reply.action {
+        Action::Decline => Ok(FormOutcome::Declined),
+        Action::Cancel => Ok(FormOutcome::Cancelled),
+        Action::Accept => {
+            let content = reply.content.unwrap_or_default();
+            match validate(schema, &Value::Object(content.clone())) {
+                Ok(()) => Ok(FormOutcome::Accepted(content)),
+                Err(v) => Err(v),
+            }
+        }
+    })
+}
+
+/// A sampling or roots answer: a JSON object of the right shape.
+fn check_raw(key: &str, method: &str, value: &Value) -> Result<Value, Error> {
+    let bad = |what: &str| {
+        Error::new(
+            ErrorKind::MalformedReply,
+            format!("inputResponses.{key} is not a {method} result: {what}"),
+        )
+    };
+    let Value::Object(map) = value else {
+        return Err(bad("not a JSON object"));
+    };
+    match method {
+        METHOD_ROOTS if !map.get("roots").is_some_and(Value::is_array) => {
+            Err(bad("no `roots` array"))
+        }
+        METHOD_SAMPLING if !(map.contains_key("role") && map.contains_key("content")) => {
+            Err(bad("no `role` and `content`"))
+        }
+        _ => Ok(value.clone()),
+    }
+}

@@ -1,0 +1,446 @@
+//! Where results leave: [`Stop`] and [`respond`] (a handler's outcome to rmcp's
+//! response types) and [`Edge`] (the service wrapper that decides the revision once per
+//! request and puts the 2026-07-28 wire right).
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+#[allow(deprecated)]
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
+    CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
+    DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    InitializeRequestParams, InitializeResult, InputRequest, InputRequests, InputRequiredResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    MetaObject, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResultType, ServerConfig,
+    SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{Map, Value};
+
+use crate::error::Error;
+use crate::revision::Revision;
+
+/// The `_meta` member in which an [`InputRound`] keeps its requests' exact JSON inside
+/// rmcp's typed `InputRequiredResult`, until [`Edge`] puts it on the wire (and removes
+/// this member).
+pub(crate) const EXACT_REQUESTS_META: &str = "mcp-elicit/exactInputRequests";
+
+/// One 2026-07-28 round: the input requests, by key, as the exact JSON to send, and the
+/// sealed `requestState`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputRound {
+    requests: BTreeMap<String, Value>,
+    state: Option<String>,
+}
+
+impl InputRound {
+    pub(crate) fn new(requests: BTreeMap<String, Value>, state: Option<String>) -> Self {
+        Self { requests, state }
+    }
+
+    /// The input requests by key (`{"method": ..., "params": ...}` each).
+    pub fn requests(&self) -> &BTreeMap<String, Value> {
+        &self.requests
+    }
+
+    /// The sealed `requestState`.
+    pub fn request_state(&self) -> Option<&str> {
+        self.state.as_deref()
+    }
+
+    /// The result exactly as it goes on the wire.
+    pub fn to_value(&self) -> Value {
+        let mut map = Map::new();
+        map.insert("resultType".into(), Value::String("input_required".into()));
+        map.insert(
+            "inputRequests".into(),
+            Value::Object(
+                self.requests
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+        );
+        if let Some(state) = &self.state {
+            map.insert("requestState".into(), Value::String(state.clone()));
+        }
+        Value::Object(map)
+    }
+
+    /// rmcp's typed result. Its typed requests lose what rmcp's model cannot hold
+    /// (`pattern` in a form schema, for one); the exact JSON rides along in `_meta` for
+    /// [`Edge`] to send instead. Without `Edge` the client gets the typed (lossy) form.
+    pub fn to_result(&self) -> InputRequiredResult {
+        let typed: InputRequests = self
+            .requests
+            .iter()
+            .filter_map(|(k, v)| {
+                serde_json::from_value::<InputRequest>(v.clone())
+                    .ok()
+                    .map(|r| (k.clone(), r))
+            })
+            .collect();
+        let mut meta = MetaObject::new();
+        meta.0.insert(
+            EXACT_REQUESTS_META.into(),
+            Value::Object(
+                self.requests
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            ),
+        );
+        let typed = (!typed.is_empty()).then_some(typed);
+        let state = self
+            .state
+            .clone()
+            .or_else(|| typed.is_none().then(String::new));
+        InputRequiredResult::new(typed, state).with_meta(meta)
+    }
+}
+
+/// Why a handler stopped before its result: input is still needed (a 2026-07-28
+/// round), or it failed. Return it with `?`; [`respond`] finishes the handler.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum Stop {
+    /// Send this round; the client asks the user and retries.
+    Input(InputRound),
+    /// Answer this JSON-RPC error.
+    Fail(ErrorData),
+}
+
+impl From<Error> for Stop {
+    fn from(e: Error) -> Self {
+        Stop::Fail(e.into())
+    }
+}
+
+impl From<ErrorData> for Stop {
+    fn from(e: ErrorData) -> Self {
+        Stop::Fail(e)
+    }
+}
+
+/// A final result type whose request may also answer an `InputRequiredResult`.
+pub trait Complete {
+    /// rmcp's response type for the request.
+    type Response;
+    /// The final result as the response.
+    fn complete(self) -> Self::Response;
+    /// A round as the response.
+    fn input_required(round: InputRequiredResult) -> Self::Response;
+}
+
+impl Complete for CallToolResult {
+    type Response = CallToolResponse;
+    fn complete(self) -> CallToolResponse {
+        CallToolResponse::Complete(self)
+    }
+    fn input_required(round: InputRequiredResult) -> CallToolResponse {
+        CallToolResponse::InputRequired(round)
+    }
+}
+
+impl Complete for GetPromptResult {
+    type Response = GetPromptResponse;
+    fn complete(self) -> GetPromptResponse {
+        GetPromptResponse::Complete(self)
+    }
+    fn input_required(round: InputRequiredResult) -> GetPromptResponse {
+        GetPromptResponse::InputRequired(round)
+    }
+}
+
+impl Complete for ReadResourceResult {
+    type Response = ReadResourceResponse;
+    fn complete(self) -> ReadResourceResponse {
+        ReadResourceResponse::Complete(self)
+    }
+    fn input_required(round: InputRequiredResult) -> ReadResourceResponse {
+        ReadResourceResponse::InputRequired(round)
+    }
+}
+
+/// Finishes a handler: its result, the round it stopped at, or its error, as what
+/// rmcp's `call_tool` / `get_prompt` / `read_resource` return.
+///
+/// ```no_run
+/// # use mcp_elicit_server::{respond, SessionScope, Stop};
+/// # use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
+/// # use rmcp::{ErrorData, RoleServer, service::RequestContext};
+/// # #[derive(serde::Deserialize, schemars::JsonSchema)] struct Contact { name: String }
+/// async fn call_tool(scope: &SessionScope, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+///     -> Result<CallToolResponse, ErrorData> {
+///     respond(add_contact(scope, &request, &ctx).await)
+/// }
+/// async fn add_contact(scope: &SessionScope, request: &CallToolRequestParams, ctx: &RequestContext<RoleServer>)
+///     -> Result<CallToolResult, Stop> {
+///     let mut ask = scope.ask(ctx, request).await?;
+///     let contact = ask.form::<Contact>("contact", "Who should be added?").await?;
+///     # let _ = contact;
+///     Ok(CallToolResult::success(vec![ContentBlock::text("added")]))
+/// }
+/// ```
+pub fn respond<T: Complete>(result: Result<T, Stop>) -> Result<T::Response, ErrorData> {
+    match result {
+        Ok(done) => Ok(done.complete()),
+        Err(Stop::Input(round)) => Ok(T::input_required(round.to_result())),
+        Err(Stop::Fail(e)) => Err(e),
+    }
+}
+
+/// The handler wrapper every handler using [`Ask`](crate::Ask) is served through (over
+/// Streamable HTTP, stdio, or anything else rmcp serves): `Edge::new(handler)`.
+///
+/// Per request it decides the [`Revision`] once (from the request's protocol version)
+/// and records it in the request's extensions for [`Revision::of`]. On 2026-07-28:
+///
+/// - every result carries `resultType` (`"complete"` unless it says otherwise): rmcp
+///   3.11 leaves it out of results built by deserializing (its ordinary results model
+///   the field as optional and only its constructors set it; an upstream gap);
+/// - -32042 is never sent (the revision removed it): a handler returning it is a bug,
+///   answered as an internal error, without logging the error's URLs.
+///
+/// The exact JSON of a round's requests (rmcp's typed `ElicitRequest` drops `pattern`)
+/// is put on the wire below rmcp's typed model: by
+/// [`exact_rounds_http`](crate::wire::exact_rounds_http) on Streamable HTTP (the
+/// reference router installs it) and [`EdgeTransport`](crate::wire::EdgeTransport) on
+/// stdio and other transports. 2025-11-25 requests pass through untouched.
+#[derive(Debug, Clone)]
+pub struct Edge<S> {
+    inner: S,
+}
+
+impl<S> Edge<S> {
+    /// `inner` behind the edge.
+    pub fn new(inner: S) -> Self {
+        Self { inner }
+    }
+
+    /// The wrapped handler.
+    pub fn inner(&self) -> &S {
+        &self.inner
+    }
+}
+
+/// Records the revision of `ctx` in its extensions; returns it.
+fn decide(ctx: &mut RequestContext<RoleServer>) -> Revision {
+    let revision = Revision::of_version(ctx.protocol_version().as_ref());
+    ctx.extensions.insert(revision);
+    revision
+}
+
+fn complete_type(result_type: &mut Option<ResultType>) {
+    if result_type.is_none() {
+        *result_type = Some(ResultType::COMPLETE);
+    }
+}
+
+fn guard_32042(revision: Revision, e: ErrorData) -> ErrorData {
+    if revision == Revision::Rounds
+        && e.code.0 == mcp_elicit_core::message::URL_ELICITATION_REQUIRED
+    {
+        // The data holds capability URLs: never logged.
+        tracing::error!(
+            "a handler answered -32042 on a 2026-07-28 request; sent as an internal error"
+        );
+        return ErrorData::internal_error(
+            "the tool needs a URL interaction but answered it the 2025-11-25 way (-32042), which this \
+             revision does not have",
+            None,
+        );
+    }
+    e
+}
+
+macro_rules! listed {
+    ($name:ident, $params:ty, $result:ty) => {
+        async fn $name(
+            &self,
+            request: $params,
+            mut context: RequestContext<RoleServer>,
+        ) -> Result<$result, ErrorData> {
+            let revision = decide(&mut context);
+            let mut result = self.inner.$name(request, context).await?;
+            if revision == Revision::Rounds {
+                complete_type(&mut result.result_type);
+            }
+            Ok(result)
+        }
+    };
+}
+
+macro_rules! answered {
+    ($name:ident, $params:ty, $response:ident) => {
+        async fn $name(
+            &self,
+            request: $params,
+            mut context: RequestContext<RoleServer>,
+        ) -> Result<$response, ErrorData> {
+            let revision = decide(&mut context);
+            match self.inner.$name(request, context).await {
+                Ok($response::Complete(mut r)) if revision == Revision::Rounds => {
+                    complete_type(&mut r.result_type);
+                    Ok($response::Complete(r))
+                }
+                Ok(other) => Ok(other),
+                Err(e) => Err(guard_32042(revision, e)),
+            }
+        }
+    };
+}
+
+#[allow(deprecated)]
+impl<S: ServerHandler> ServerHandler for Edge<S> {
+    fn get_info(&self) -> ServerConfig {
+        self.inner.get_info()
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        self.inner.supported_protocol_versions()
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        self.inner.initialize(request, context).await
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        self.inner.discover(context).await
+    }
+
+    async fn ping(&self, context: RequestContext<RoleServer>) -> Result<(), ErrorData> {
+        self.inner.ping(context).await
+    }
+
+    listed!(complete, CompleteRequestParams, CompleteResult);
+    listed!(list_tools, Option<PaginatedRequestParams>, ListToolsResult);
+    listed!(
+        list_prompts,
+        Option<PaginatedRequestParams>,
+        ListPromptsResult
+    );
+    listed!(
+        list_resources,
+        Option<PaginatedRequestParams>,
+        ListResourcesResult
+    );
+    listed!(
+        list_resource_templates,
+        Option<PaginatedRequestParams>,
+        ListResourceTemplatesResult
+    );
+    answered!(call_tool, CallToolRequestParams, CallToolResponse);
+    answered!(get_prompt, GetPromptRequestParams, GetPromptResponse);
+    answered!(
+        read_resource,
+        ReadResourceRequestParams,
+        ReadResourceResponse
+    );
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.inner.get_tool(name)
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.subscribe(request, context).await
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.unsubscribe(request, context).await
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.inner.set_level(request, context).await
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        self.inner.on_custom_request(request, context).await
+    }
+
+    async fn on_cancelled(
+        &self,
+        notification: CancelledNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner.on_cancelled(notification, context).await
+    }
+
+    async fn on_progress(
+        &self,
+        notification: ProgressNotificationParam,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner.on_progress(notification, context).await
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.inner.on_initialized(context).await
+    }
+
+    async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
+        self.inner.on_roots_list_changed(context).await
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        context: NotificationContext<RoleServer>,
+    ) {
+        self.inner
+            .on_custom_notification(notification, context)
+            .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::wire::exact_result;
+    use rmcp::model::ServerResult;
+
+    #[test]
+    fn rounds_leave_with_their_exact_requests() {
+        let exact = json!({"method": "elicitation/create", "params": {"mode": "form", "message": "m",
+            "requestedSchema": {"type": "object", "properties": {"h": {"type": "string", "pattern": "^a+$"}}}}});
+        let round = InputRound::new(
+            BTreeMap::from([("q".to_owned(), exact.clone())]),
+            Some("s".into()),
+        );
+        let out = serde_json::to_value(exact_result(ServerResult::InputRequiredResult(
+            round.to_result(),
+        )))
+        .expect("json");
+        assert_eq!(out, round.to_value());
+        assert_eq!(out["inputRequests"]["q"], exact);
+        assert!(out.get("_meta").is_none(), "{out}");
+    }
+}

@@ -1,0 +1,85 @@
+//! [`Revision`]: how a request's elicitations travel, decided once per request.
+
+use mcp_elicit_core::message::Capability;
+use rmcp::RoleServer;
+use rmcp::model::{JsonObject, ProtocolVersion};
+use rmcp::service::RequestContext;
+use serde_json::Value;
+
+/// The `_meta` key carrying a 2026-07-28 request's client capabilities.
+pub(crate) const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+
+/// How the elicitations of one request travel. Decided once per request from the
+/// protocol revision it is on (by [`Edge`](crate::Edge), which stores it in the
+/// request's extensions, or by [`Revision::of`]); everything after that branches on this
+/// type, never on version strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Revision {
+    /// 2025-11-25 and earlier: the server sends `elicitation/create` on the request's
+    /// stream and waits for the answer; URL mode has `elicitationId`, completion
+    /// notifications and -32042.
+    Requests,
+    /// 2026-07-28 and later (multi round-trip requests): the request answers
+    /// `InputRequiredResult`, the client asks the user and retries with
+    /// `inputResponses` and the sealed `requestState`.
+    Rounds,
+}
+
+impl Revision {
+    /// The revision of `ctx`: the one [`Edge`](crate::Edge) recorded, else the
+    /// request's own protocol version (its `_meta`, or the session's).
+    pub fn of(ctx: &RequestContext<RoleServer>) -> Revision {
+        if let Some(r) = ctx.extensions.get::<Revision>() {
+            return *r;
+        }
+        Self::of_version(ctx.protocol_version().as_ref())
+    }
+
+    /// The revision of a protocol version (`None`: the oldest behaviour).
+    pub fn of_version(version: Option<&ProtocolVersion>) -> Revision {
+        match version {
+            Some(v) if v.as_str() >= ProtocolVersion::V_2026_07_28.as_str() => Revision::Rounds,
+            _ => Revision::Requests,
+        }
+    }
+}
+
+/// What a request's client declared, read from the request itself on
+/// [`Revision::Rounds`] (capabilities travel in every request's `_meta`; the server
+/// MUST NOT infer them from earlier requests) and from the session otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Declared {
+    pub(crate) elicitation: Capability,
+    pub(crate) sampling: bool,
+    pub(crate) roots: bool,
+}
+
+impl Declared {
+    pub(crate) fn of(ctx: &RequestContext<RoleServer>, revision: Revision) -> Declared {
+        let raw: Option<JsonObject> = match revision {
+            Revision::Rounds => match ctx.meta.get(META_CAPABILITIES) {
+                Some(Value::Object(map)) => Some(map.clone()),
+                _ => None,
+            },
+            Revision::Requests => ctx
+                .client_capabilities()
+                .and_then(|c| serde_json::to_value(c).ok())
+                .and_then(|v| match v {
+                    Value::Object(map) => Some(map),
+                    _ => None,
+                }),
+        };
+        let Some(caps) = raw else {
+            return Declared::default();
+        };
+        let present = |k: &str| caps.get(k).is_some_and(|v| !v.is_null());
+        Declared {
+            // A malformed elicitation capability declares nothing.
+            elicitation: Capability::from_value(caps.get("elicitation"))
+                .unwrap_or(Capability::NONE),
+            sampling: present("sampling"),
+            roots: present("roots"),
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! Sealed `requestState` for 2026-07-28 input rounds: [`StateKeys`] (an HMAC key ring
+//! with rotation) and the payload the server puts in it.
+//!
+//! The state is **authenticated, not encrypted** (HMAC-SHA256 through rmcp's
+//! `RequestStateCodec`, format `rs2` with a key id): a client can read it but not change
+//! it. It holds only what the client sent or saw already (the answers of earlier rounds,
+//! the id of the URL elicitation whose URL it was given) and never a secret.
+//!
+//! Bound to the request that got it, as associated data mixed into the tag but not
+//! stored: the user (issuer and subject), the method, the tool / prompt / resource name
+//! and the canonical JSON of its arguments. The payload itself carries the question keys
+//! of the round, the answers carried forward and an expiry checked against the
+//! registry's clock. Opening refuses (with -32602, [`ErrorKind::InvalidState`]) a value
+//! that is oversized, malformed, modified, truncated, sealed with a key no longer in the
+//! ring, issued for another user, tool or arguments, or expired; nothing is read from a
+//! state that fails.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+
+use rmcp::model::{RequestStateCodec, RequestStateError};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, ErrorKind};
+use crate::identity::Principal;
+
+/// The largest `requestState` opened at all (bigger ones are refused before any work).
+pub const MAX_STATE_BYTES: usize = 64 * 1024;
+
+/// The payload format version.
+const VERSION: u32 = 1;
+
+/// The domain of the associated data (changes with its layout).
+const DOMAIN: &str = "mcp-elicit/request-state/v1";
+
+/// The keys that seal and open `requestState`: one signing key and any number of older
+/// keys still accepted, each with an id (rotation without a flag day).
+///
+/// Every node serving the same clients must hold the same ring: a state sealed on one
+/// node is opened on whichever node gets the retry. Rotate in two steps: add the new
+/// key as an accepted key everywhere, then make it the signing key (keeping the old one
+/// until the states it sealed have expired, at most the longest round timeout).
+#[derive(Clone)]
+pub struct StateKeys {
+    codec: Arc<RequestStateCodec>,
+    signing: String,
+    ids: Vec<String>,
+}
+
+impl fmt::Debug for StateKeys {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("StateKeys")
+            .field("signing", &self.signing)
+            .field("ids", &self.ids)
+            .finish_non_exhaustive()
+    }
+}
+
+impl StateKeys {
+    /// The shortest key accepted, in bytes.
+    pub const MIN_KEY_BYTES: usize = RequestStateCodec::MIN_KEY_LENGTH;
+
+    /// A ring that signs with `signing` and opens states sealed by any key of `keys`
+    /// (which must contain `signing`). Key ids are 1 to 255 bytes; keys at least
+    /// [`StateKeys::MIN_KEY_BYTES`] bytes.
+    pub fn new<I, K, V>(signing: &str, keys: I) -> Result<Self, Error>
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: Into<String>,
+        V: Into<Vec<u8>>,
+    {
+        let keys: Vec<(String, Vec<u8>)> = keys
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.into()))
+            .collect();
+        let ids = keys.iter().map(|(k, _)| k.clone()).collect();
+        let codec = RequestStateCodec::new_with_keyring(signing, keys)
+            .map_err(|e| Error::new(ErrorKind::Config, format!("the state keys: {e}")))?;
+        Ok(Self {
+            codec: Arc::new(codec),
+            signing: signing.to_owned(),
+            ids,
+        })
+    }
+
+    /// One random 256-bit key from the OS (id `random`): fine for one process, wrong for
+    /// several nodes (each would refuse the others' states) and lost on restart (a
+    /// round in progress then fails with -32602 and the client starts over).
+    pub fn random() -> Result<Self, Error> {
+        let mut key = vec![0u8; 32];
+        rand::TryRngCore::try_fill_bytes(&mut rand::rngs::OsRng, &mut key).map_err(|e| {
+            Error::new(
+                ErrorKind::Random,
+                format!("the OS random generator failed: {e}"),
+            )
+        })?;
+        Self::new("random", [("random", key)])
+    }
+
+    /// Reads a key file: one key per line, `ID KEY`, where `KEY` is at least 32 bytes
+    /// written as hexadecimal or base64 (standard or URL-safe, padded or not). The first
+    /// key signs; the others are accepted for opening (older keys during a rotation).
+    /// Blank lines and lines starting with `#` are skipped. Errors name the line, never
+    /// the key.
+    pub fn parse(text: &str) -> Result<Self, Error> {
+        let mut keys = Vec::new();
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = |why: &str| {
+                Error::new(
+                    ErrorKind::Config,
+                    format!("the state key file, line {}: {why}", n + 1),
+                )
+            };
+            let mut parts = line.split_whitespace();
+            let (Some(id), Some(key), None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(bad("expected `ID KEY` (two words)"));
+            };
+            let bytes =
+                decode_key(key).ok_or_else(|| bad("the key is neither hexadecimal nor base64"))?;
+            if bytes.len() < Self::MIN_KEY_BYTES {
+                return Err(bad(&format!(
+                    "the key is {} bytes, at least {} are needed",
+                    bytes.len(),
+                    Self::MIN_KEY_BYTES
+                )));
+            }
+            keys.push((id.to_owned(), bytes));
+        }
+        let Some(signing) = keys.first().map(|(id, _)| id.clone()) else {
+            return Err(Error::new(
+                ErrorKind::Config,
+                "the state key file holds no key (one `ID KEY` line at least)",
+            ));
+        };
+        Self::new(&signing, keys)
+    }
+
+    /// The id of the signing key.
+    pub fn signing_id(&self) -> &str {
+        &self.signing
+    }
+
+    /// The ids of every key accepted for opening.
+    pub fn ids(&self) -> &[String] {
+        &self.ids
+    }
+
+    /// Seals `payload` for `binding`.
+    pub(crate) fn seal(&self, payload: &Payload, binding: &Binding) -> Result<String, Error> {
+        let sealed = self
+            .codec
+            .seal_json_with(
+                payload,
+                &rmcp::model::SealOptions::new().associated_data(binding.bytes()),
+            )
+            .map_err(|e| Error::new(ErrorKind::Internal, format!("cannot seal the state: {e}")))?;
+        Ok(sealed)
+    }
+
+    /// Opens `state` for `binding` at `now`, refusing anything this server did not issue
+    /// for this user and request, or that has expired.
+    pub(crate) fn open(
+        &self,
+        state: &str,
+        binding: &Binding,
+        now: SystemTime,
+    ) -> Result<Payload, Error> {
+        if state.len() > MAX_STATE_BYTES {
+            return Err(invalid(format!(
+                "requestState is {} bytes, more than the {MAX_STATE_BYTES} this server ever issues",
+                state.len()
+            )));
+        }
+        let payload: Payload = self
+            .codec
+            .open_json_with(state, binding.bytes())
+            .map_err(|e| {
+                tracing::info!(error = %e, "refused an echoed requestState");
+                invalid(match e {
+                    RequestStateError::MalformedFormat | RequestStateError::InvalidEncoding => {
+                        "requestState is malformed: not a value this server issued (echo it unchanged)"
+                            .to_owned()
+                    }
+                    RequestStateError::UnknownKeyId | RequestStateError::InvalidKeyId => {
+                        "requestState was sealed with a key this server no longer holds: call again without it"
+                            .to_owned()
+                    }
+                    _ => "requestState failed its integrity check: it was modified or truncated, or issued \
+                          for another user, method, name or arguments"
+                        .to_owned(),
+                })
+            })?;
+        if payload.v != VERSION {
+            return Err(invalid(format!(
+                "requestState has format version {}, this server reads {VERSION}",
+                payload.v
+            )));
+        }
+        let now_ms = unix_ms(now);
+        if payload.exp <= now_ms {
+            return Err(invalid(
+                "requestState has expired: call again without it to start over",
+            ));
+        }
+        Ok(payload)
+    }
+}
+
+fn invalid(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::InvalidState, message)
+}
+
+fn decode_key(text: &str) -> Option<Vec<u8>> {
+    use base64::Engine;
+    use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+    if text.len().is_multiple_of(2) && text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return hex::decode(text).ok();
+    }
+    [&STANDARD, &STANDARD_NO_PAD, &URL_SAFE, &URL_SAFE_NO_PAD]
+        .iter()
+        .find_map(|engine| engine.decode(text).ok())
+}
+
+/// Milliseconds since the Unix epoch (0 before it).
+pub(crate) fn unix_ms(t: SystemTime) -> u64 {
+    t.duration_since(SystemTime::UNIX_EPOCH)
+        .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+        .unwrap_or(0)
+}
+
+/// `now + ttl` in Unix milliseconds, saturating.
+pub(crate) fn expiry_ms(now: SystemTime, ttl: Duration) -> u64 {
+    unix_ms(now).saturating_add(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// What the sealed state holds.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Payload {
+    /// Format version.
+    pub(crate) v: u32,
+    /// Expiry, Unix milliseconds (checked with the registry's clock).
+    pub(crate) exp: u64,
+    /// The keys asked in the round this state came with.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) asked: Vec<String>,
+    /// Answers of earlier rounds, already checked, by question key (the client's
+    /// response object as it sent it).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) answers: BTreeMap<String, Value>,
+    /// URL questions in progress: key to the id of the stored URL elicitation.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) urls: BTreeMap<String, String>,
+    /// Attempts so far of forms asked again after an invalid answer.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) tries: BTreeMap<String, u32>,
+}
+
+impl Payload {
+    pub(crate) fn new(exp: u64) -> Self {
+        Self {
+            v: VERSION,
+            exp,
+            ..Self::default()
+        }
+    }
+}
+
+/// The request a state is bound to, as associated data.
+#[derive(Debug, Clone)]
+pub(crate) struct Binding(Vec<u8>);
+
+impl Binding {
+    /// The binding for `principal` calling `method` on `name` with `arguments`.
+    pub(crate) fn new(principal: &Principal, method: &str, name: &str, arguments: &Value) -> Self {
+        let mut text = String::with_capacity(128);
+        for part in [
+            DOMAIN,
+            principal.issuer(),
+            principal.subject(),
+            method,
+            name,
+        ] {
+            // Length-prefixed, so no choice of parts can collide with another.
+            text.push_str(&part.len().to_string());
+            text.push(':');
+            text.push_str(part);
+            text.push('\n');
+        }
+        canonical_into(arguments, &mut text);
+        Self(text.into_bytes())
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+/// JSON with object members sorted by key, so the same arguments bind the same way
+/// whatever order a client sends them in.
+pub(crate) fn canonical_into(value: &Value, out: &mut String) {
+    match value {
+        Value::Object(map) => {
+            let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (i, (k, v)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push(':');
+                canonical_into(v, out);
+            }
+            out.push('}');
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for (i, v) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                canonical_into(v, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    const KEY_A: &str = "0000000000000000000000000000000000000000000000000000000000000001";
+    const KEY_B: &str = "0000000000000000000000000000000000000000000000000000000000000002";
+
+    fn binding(user: &str, args: Value) -> Binding {
+        Binding::new(&Principal::local_user(user), "tools/call", "t", &args)
+    }
+
+    fn now() -> SystemTime {
+        SystemTime::UNIX_EPOCH + Duration::from_secs(2_000_000_000)
+    }
+
+    #[test]
+    fn canonical_json_ignores_member_order() {
+        let mut a = String::new();
+        let mut b = String::new();
+        canonical_into(
+            &json!({"b": 1, "a": {"y": [1, {"q": 2, "p": 3}], "x": null}}),
+            &mut a,
+        );
+        canonical_into(
+            &json!({"a": {"x": null, "y": [1, {"p": 3, "q": 2}]}, "b": 1}),
+            &mut b,
+        );
+        assert_eq!(a, b);
+        assert_eq!(a, r#"{"a":{"x":null,"y":[1,{"p":3,"q":2}]},"b":1}"#);
+    }
+
+    #[test]
+    fn a_rotated_ring_opens_old_states_and_a_retired_key_is_refused_by_name() {
+        let old = StateKeys::parse(&format!("old {KEY_A}\n")).expect("old");
+        let rotated =
+            StateKeys::parse(&format!("# new first\nnew {KEY_B}\nold {KEY_A}\n")).expect("rotated");
+        assert_eq!(rotated.signing_id(), "new");
+        assert_eq!(rotated.ids(), ["new", "old"]);
+        let b = binding("alice", json!({}));
+        let mut payload = Payload::new(expiry_ms(now(), Duration::from_secs(60)));
+        payload.asked.push("q".into());
+        let sealed = old.seal(&payload, &b).expect("seal");
+        assert_eq!(rotated.open(&sealed, &b, now()).expect("opens"), payload);
+        let retired = StateKeys::parse(&format!("new {KEY_B}")).expect("retired");
+        let e = retired.open(&sealed, &b, now()).expect_err("retired key");
+        assert_eq!(e.kind(), ErrorKind::InvalidState);
+        assert!(e.message().contains("no longer holds"), "{}", e.message());
+    }
+
+    #[test]
+    fn other_users_arguments_expiry_and_size_are_each_refused_with_a_reason() {
+        let keys = StateKeys::parse(&format!("k {KEY_A}")).expect("keys");
+        let b = binding("alice", json!({"n": 1}));
+        let sealed = keys
+            .seal(&Payload::new(expiry_ms(now(), Duration::from_secs(60))), &b)
+            .expect("seal");
+        for (other, what) in [
+            (binding("bob", json!({"n": 1})), "another user"),
+            (binding("alice", json!({"n": 2})), "other arguments"),
+        ] {
+            let e = keys.open(&sealed, &other, now()).expect_err(what);
+            assert!(e.message().contains("integrity"), "{what}: {}", e.message());
+        }
+        let later = now() + Duration::from_secs(61);
+        assert!(
+            keys.open(&sealed, &b, later)
+                .expect_err("expired")
+                .message()
+                .contains("expired")
+        );
+        let huge = "a".repeat(MAX_STATE_BYTES + 1);
+        assert!(
+            keys.open(&huge, &b, now())
+                .expect_err("big")
+                .message()
+                .contains("bytes")
+        );
+        assert!(keys.open("rs2.%%%", &b, now()).is_err());
+    }
+
+    #[test]
+    fn key_files_are_checked_line_by_line_without_echoing_keys() {
+        for (text, part) in [
+            ("", "holds no key"),
+            ("just-one-word", "line 1"),
+            ("k zz!!", "neither hexadecimal nor base64"),
+            ("k 0011", "at least 32"),
+            (&format!("k {KEY_A}\nk {KEY_B}") as &str, "duplicate"),
+        ] {
+            let e = StateKeys::parse(text).expect_err(text);
+            assert!(e.message().contains(part), "{text}: {}", e.message());
+            assert!(!e.message().contains(KEY_A), "key echoed");
+        }
+        let b64 = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAE";
+        StateKeys::parse(&format!("k {b64}")).expect("base64 without padding");
+    }
+}

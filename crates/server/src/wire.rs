@@ -1,0 +1,312 @@
+//! The last step before the wire: a 2026-07-28 round goes out with the exact JSON of
+//! its input requests, not rmcp's typed (lossy) model of them.
+//!
+//! [`InputRound::to_result`](crate::InputRound::to_result) keeps the exact requests in
+//! a private `_meta` member of rmcp's typed `InputRequiredResult`; what is here moves
+//! them into `inputRequests` (and drops the member) on the way out:
+//! [`EdgeTransport`] for any rmcp transport (stdio, in-memory pipes) and
+//! [`exact_rounds_http`] for Streamable HTTP bodies (JSON or SSE), which rmcp
+//! serializes itself. Messages without the member pass through unchanged.
+
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use axum::body::{Body, Bytes};
+use axum::extract::Request;
+use axum::http::header;
+use axum::middleware::Next;
+use axum::response::Response;
+use futures::{Stream, StreamExt};
+use rmcp::RoleServer;
+use rmcp::model::{CustomResult, JsonRpcMessage, ServerResult};
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use serde_json::Value;
+
+use crate::respond::EXACT_REQUESTS_META;
+
+/// Moves the exact requests of a round into `inputRequests`, in a result's JSON.
+/// Returns whether anything changed.
+fn exact_in_result(result: &mut Value) -> bool {
+    let Value::Object(map) = result else {
+        return false;
+    };
+    let Some(Value::Object(meta)) = map.get_mut("_meta") else {
+        return false;
+    };
+    let Some(exact) = meta.remove(EXACT_REQUESTS_META) else {
+        return false;
+    };
+    if meta.is_empty() {
+        map.remove("_meta");
+    }
+    map.insert("inputRequests".into(), exact);
+    // A round with no state carries an empty placeholder in rmcp's typed form.
+    if map.get("requestState") == Some(&Value::String(String::new())) {
+        map.remove("requestState");
+    }
+    map.insert("resultType".into(), Value::String("input_required".into()));
+    true
+}
+
+/// A server result with a round's exact requests.
+pub(crate) fn exact_result(result: ServerResult) -> ServerResult {
+    let Ok(mut value) = serde_json::to_value(&result) else {
+        return result;
+    };
+    if exact_in_result(&mut value) {
+        ServerResult::CustomResult(CustomResult::new(value))
+    } else {
+        result
+    }
+}
+
+/// One JSON-RPC message (text) with a round's exact requests; `None` when unchanged.
+fn exact_message_text(text: &str) -> Option<String> {
+    if !text.contains(EXACT_REQUESTS_META) {
+        return None;
+    }
+    let mut value: Value = serde_json::from_str(text).ok()?;
+    let changed = match &mut value {
+        Value::Object(msg) => msg.get_mut("result").is_some_and(exact_in_result),
+        // Every message of a batch, not only the first match.
+        Value::Array(batch) => {
+            batch
+                .iter_mut()
+                .map(|m| m.get_mut("result").is_some_and(exact_in_result))
+                .filter(|changed| *changed)
+                .count()
+                > 0
+        }
+        _ => false,
+    };
+    changed.then(|| value.to_string())
+}
+
+/// Any rmcp transport, with rounds sent exactly (see the [module](self)).
+#[derive(Debug)]
+pub struct EdgeTransport<T> {
+    inner: T,
+}
+
+impl<T> EdgeTransport<T> {
+    /// `inner` with rounds sent exactly.
+    pub fn new(inner: T) -> Self {
+        Self { inner }
+    }
+}
+
+impl<T: Transport<RoleServer>> Transport<RoleServer> for EdgeTransport<T> {
+    type Error = T::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let item = match item {
+            JsonRpcMessage::Response(mut response) => {
+                response.result = exact_result(response.result);
+                JsonRpcMessage::Response(response)
+            }
+            other => other,
+        };
+        self.inner.send(item)
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
+        self.inner.receive()
+    }
+
+    fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {
+        self.inner.close()
+    }
+}
+
+/// `read`/`write` (stdin/stdout, a pipe) as a server transport with rounds sent
+/// exactly: `handler.serve(edge_rw(stdin, stdout))`.
+pub fn edge_rw<R, W>(read: R, write: W) -> EdgeTransport<AsyncRwTransport<RoleServer, R, W>>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    EdgeTransport::new(AsyncRwTransport::new_server(read, write))
+}
+
+/// The largest JSON response body rewritten (larger ones pass unchanged; rounds are
+/// small).
+const MAX_JSON_BODY: usize = 4 * 1024 * 1024;
+
+/// Axum middleware for the MCP endpoint (`axum::middleware::from_fn(exact_rounds_http)`):
+/// rounds in JSON bodies and SSE events go out with their exact requests.
+pub async fn exact_rounds_http(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    let kind = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase()
+        });
+    match kind.as_deref() {
+        Some("application/json") => {
+            let (mut parts, body) = response.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, MAX_JSON_BODY).await else {
+                tracing::warn!("a JSON response body could not be read for the round rewrite");
+                parts.headers.remove(header::CONTENT_LENGTH);
+                return Response::from_parts(parts, Body::empty());
+            };
+            let body = match std::str::from_utf8(&bytes)
+                .ok()
+                .and_then(exact_message_text)
+            {
+                Some(text) => {
+                    parts.headers.remove(header::CONTENT_LENGTH);
+                    Body::from(text)
+                }
+                None => Body::from(bytes),
+            };
+            Response::from_parts(parts, body)
+        }
+        Some("text/event-stream") => {
+            let (parts, body) = response.into_parts();
+            let events = SseRewrite {
+                inner: Box::pin(body.into_data_stream()),
+                pending: Vec::new(),
+                done: false,
+            };
+            Response::from_parts(parts, Body::from_stream(events))
+        }
+        _ => response,
+    }
+}
+
+/// An SSE body, event by event, with each `data:` message rewritten.
+struct SseRewrite {
+    inner: Pin<Box<dyn Stream<Item = Result<Bytes, axum::Error>> + Send>>,
+    /// Bytes of an event not complete yet.
+    pending: Vec<u8>,
+    done: bool,
+}
+
+/// The end of the first complete event in `buf` (after its blank line).
+fn event_end(buf: &[u8]) -> Option<usize> {
+    (0..buf.len()).find_map(|i| {
+        if buf[i..].starts_with(b"\n\n") {
+            Some(i + 2)
+        } else if buf[i..].starts_with(b"\r\n\r\n") {
+            Some(i + 4)
+        } else {
+            None
+        }
+    })
+}
+
+/// One SSE event with its `data:` message rewritten (one data line: rmcp writes the
+/// message on one line).
+fn rewrite_event(event: &[u8]) -> Vec<u8> {
+    let Ok(text) = std::str::from_utf8(event) else {
+        return event.to_vec();
+    };
+    if !text.contains(EXACT_REQUESTS_META) {
+        return event.to_vec();
+    }
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix("\r\n") {
+            Some(b) => (b, "\r\n"),
+            None => match line.strip_suffix('\n') {
+                Some(b) => (b, "\n"),
+                None => (line, ""),
+            },
+        };
+        match body
+            .strip_prefix("data:")
+            .map(|d| d.strip_prefix(' ').unwrap_or(d))
+            .and_then(exact_message_text)
+        {
+            Some(message) => {
+                out.push_str("data: ");
+                out.push_str(&message);
+                out.push_str(end);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out.into_bytes()
+}
+
+impl Stream for SseRewrite {
+    type Item = Result<Bytes, axum::Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        loop {
+            if let Some(end) = event_end(&self.pending) {
+                let event: Vec<u8> = self.pending.drain(..end).collect();
+                return Poll::Ready(Some(Ok(Bytes::from(rewrite_event(&event)))));
+            }
+            if self.done {
+                if self.pending.is_empty() {
+                    return Poll::Ready(None);
+                }
+                let rest = std::mem::take(&mut self.pending);
+                return Poll::Ready(Some(Ok(Bytes::from(rest))));
+            }
+            match self.inner.poll_next_unpin(cx) {
+                Poll::Ready(Some(Ok(chunk))) => self.pending.extend_from_slice(&chunk),
+                Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
+                Poll::Ready(None) => self.done = true,
+                Poll::Pending => return Poll::Pending,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn stashed() -> Value {
+        json!({"jsonrpc": "2.0", "id": 1, "result": {
+            "resultType": "input_required",
+            "inputRequests": {"q": {"method": "elicitation/create", "params": {}}},
+            "requestState": "s",
+            "_meta": {EXACT_REQUESTS_META: {"q": {"method": "elicitation/create",
+                "params": {"requestedSchema": {"properties": {"h": {"type": "string", "pattern": "^a$"}}}}}}}
+        }})
+    }
+
+    #[test]
+    fn messages_and_sse_events_get_the_exact_requests_and_others_pass_unchanged() {
+        let text = exact_message_text(&stashed().to_string()).expect("rewritten");
+        let value: Value = serde_json::from_str(&text).expect("json");
+        assert_eq!(
+            value["result"]["inputRequests"]["q"]["params"]["requestedSchema"]["properties"]["h"]["pattern"],
+            "^a$"
+        );
+        assert!(value["result"].get("_meta").is_none());
+        assert_eq!(
+            exact_message_text(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            None
+        );
+
+        let event = format!("id: 0\nevent: message\ndata: {}\n\n", stashed());
+        let out = String::from_utf8(rewrite_event(event.as_bytes())).expect("utf8");
+        assert!(out.starts_with("id: 0\nevent: message\ndata: {"), "{out}");
+        assert!(
+            out.ends_with("}\n\n")
+                && out.contains("\"pattern\":\"^a$\"")
+                && !out.contains(EXACT_REQUESTS_META),
+            "{out}"
+        );
+        assert_eq!(event_end(b"data: x\n\ndata: y"), Some(9));
+        assert_eq!(event_end(b"data: x\r\n\r\n"), Some(11));
+        assert_eq!(event_end(b"data: x\n"), None);
+    }
+}
