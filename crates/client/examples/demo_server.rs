@@ -24,8 +24,8 @@ use mcp_elicit_client::rmcp;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomNotification,
     CustomRequest, ErrorCode, ErrorData, Implementation, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ServerCapabilities, ServerConfig, ServerNotification, ServerRequest,
-    Tool,
+    ProgressNotificationParam, ProtocolVersion, ServerCapabilities, ServerConfig,
+    ServerNotification, ServerRequest, Tool,
 };
 use rmcp::service::{RequestContext, ServiceError};
 use rmcp::{RoleServer, ServerHandler, ServiceExt};
@@ -62,6 +62,12 @@ impl ServerHandler for Demo {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build()).with_server_info(
             Implementation::new("demo-server", "1.0.0").with_title("mcp-elicit demo"),
         )
+    }
+
+    /// It elicits the 2025-11-25 way (server-to-client requests), which 2026-07-28 does not
+    /// allow: say so in `server/discover`, and clients fall back to `initialize`.
+    fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+        std::borrow::Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
     }
 
     async fn list_tools(

@@ -1,6 +1,7 @@
 //! # mcp-elicit-client
 //!
-//! Client-side MCP elicitation (specification 2025-11-25) on rmcp.
+//! Client-side MCP elicitation on rmcp, on 2025-11-25 and 2026-07-28 (negotiated with
+//! `server/discover`, falling back to `initialize`; see [`ProtocolChoice`]).
 //!
 //! [`ElicitationClient`] is an rmcp `ClientHandler` that:
 //! - declares the `elicitation` capability from what the host's UI really supports, and
@@ -14,6 +15,10 @@
 //! - tracks completion notifications per connection ([`CompletionRegistry`]);
 //! - handles URLElicitationRequiredError (-32042) in [`ElicitationClient::call_tool`]:
 //!   consent, wait for completion, retry;
+//! - on 2026-07-28, drives `InputRequiredResult` rounds in [`ElicitationClient::call_tool`]
+//!   through the same UI (several requests of a round as one [`InputOverview`], "still
+//!   waiting" asked at once, `requestState` echoed exactly, bounded rounds; malformed
+//!   results end the call with a [`CallError`] and nothing sent);
 //! - rate limits prompts per server ([`RateLimit`], default burst 5, one per 10 s) and
 //!   has a "stop asking" switch.
 //!

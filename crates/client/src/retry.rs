@@ -116,8 +116,12 @@ pub enum CallError {
 
 impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
     /// Calls a tool. On 2025-11-25, carries out URL elicitations the server requires
-    /// (-32042) and retries (see the [module docs](self)); on 2026-07-28, drives the
-    /// `InputRequiredResult` rounds through the same UI (see [`crate::mrtr`]).
+    /// (-32042): consent, wait for the completion notifications (retry now / keep waiting /
+    /// cancel when they are late), retry. On 2026-07-28, drives the `InputRequiredResult`
+    /// rounds through the same UI: checks each result whole, presents its input requests
+    /// (several as one [`InputOverview`](crate::InputOverview)), retries with the answers and
+    /// the `requestState` echoed exactly, asks at once when the server is "still waiting",
+    /// and stops after [`Config::max_input_rounds`](crate::Config::max_input_rounds).
     pub async fn call_tool(
         &self,
         peer: &Peer<RoleClient>,
