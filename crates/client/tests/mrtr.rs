@@ -10,8 +10,8 @@ use std::sync::{Arc, Mutex};
 use common::{ChannelOpener, TestUi, guard};
 use mcp_elicit_client::rmcp::model::CallToolRequestParams;
 use mcp_elicit_client::{
-    CallError, Config, Connection, ElicitationClient, FormResponse, ProtocolChoice, StallChoice,
-    TransportIdentity, UrlDecision,
+    CallError, Config, Connection, ElicitationClient, ElicitationUi, FormPolicy, FormResponse,
+    ProtocolChoice, ScriptedUi, StallChoice, TransportIdentity, UrlDecision, UrlPolicy,
 };
 use mcp_elicit_core::message::Capability;
 use serde_json::{Value, json};
@@ -19,17 +19,18 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 type Calls = Arc<Mutex<Vec<Value>>>;
 
-struct Hostile {
-    client: ElicitationClient<TestUi, ChannelOpener>,
-    conn: Connection<TestUi, ChannelOpener>,
+struct Hostile<U: ElicitationUi = TestUi> {
+    client: ElicitationClient<U, ChannelOpener>,
+    conn: Connection<U, ChannelOpener>,
     calls: Calls,
     opener: ChannelOpener,
 }
 
 /// A 2026-07-28 server over a duplex pipe: `server/discover` and `tools/list` are answered
 /// plainly, the n-th `tools/call` (0-based) with `respond(n, params)` as its `result`.
-async fn hostile<F>(ui: TestUi, config: Config, respond: F) -> Hostile
+async fn hostile<U, F>(ui: U, config: Config, respond: F) -> Hostile<U>
 where
+    U: ElicitationUi,
     F: Fn(usize, &Value) -> Value + Send + 'static,
 {
     let (client_io, server_io) = tokio::io::duplex(1 << 22);
@@ -93,7 +94,7 @@ where
     }
 }
 
-impl Hostile {
+impl<U: ElicitationUi> Hostile<U> {
     async fn call(&self) -> Result<Value, CallError> {
         let r = guard(
             self.client
@@ -436,4 +437,43 @@ async fn invalid_answers_are_never_sent() {
         h.calls()[1]["params"]["inputResponses"]["f"],
         json!({"action": "accept", "content": {"code": "abcd"}})
     );
+}
+
+/// `--respond @ANSWERS.json`: one object answers each question of a round by its property
+/// names; an entry named like an input request's key answers that request alone.
+#[tokio::test]
+async fn scripted_answers_go_to_the_right_question() {
+    let round = || {
+        json!({"resultType": "input_required", "inputRequests": {
+            "who": form("Name?", json!({"name": {"type": "string"}})),
+            "size": form("Size?", json!({"size": {"type": "string", "enum": ["s", "m", "l"], "default": "m"},
+                "count": {"type": "integer", "default": 1}})),
+            "shipping": form("Ship to?", json!({"name": {"type": "string", "default": "same"}}))
+        }})
+    };
+    let answers = json!({"name": "Ada", "count": 3, "shipping": {"name": "Bob"}});
+    let ui = ScriptedUi::new(
+        Capability {
+            form: true,
+            url: true,
+        },
+        FormPolicy::answers_from_json(&answers).unwrap(),
+        UrlPolicy::Never,
+    )
+    .with_sink(|_| {});
+    let h = hostile(ui, Config::default(), move |n, _| match n {
+        0 => round(),
+        _ => done("ok"),
+    })
+    .await;
+    h.call().await.expect("call");
+    assert_eq!(
+        h.calls()[1]["params"]["inputResponses"],
+        json!({
+            "who": {"action": "accept", "content": {"name": "Ada"}},
+            "size": {"action": "accept", "content": {"size": "m", "count": 3}},
+            "shipping": {"action": "accept", "content": {"name": "Bob"}}
+        })
+    );
+    assert!(h.client.ui().failures().is_empty());
 }
