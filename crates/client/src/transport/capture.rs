@@ -106,8 +106,9 @@ impl CapturingReqwest {
             .and_then(|v| v.to_str().ok())
             .map(str::to_owned);
         if status.is_success() && content_type.as_deref() == Some("text/event-stream") {
+            let bytes = bounded_events(response.bytes_stream(), limits.max_sse_event_size);
             let stream: BoxStream<'static, Result<Sse, SseError>> =
-                SseStream::from_bytes_stream(response.bytes_stream()).boxed();
+                SseStream::from_bytes_stream(bytes).boxed();
             return Ok(StreamableHttpPostResponse::Sse(stream, session));
         }
         let is_json = content_type.as_deref() == Some("application/json");
@@ -139,6 +140,50 @@ impl CapturingReqwest {
             format!("HTTP {status}: {preview}"),
         )))
     }
+}
+
+/// Ends an SSE body with an error once one event (the bytes between blank lines) grows past
+/// `limit`, as rmcp's own client does: a server cannot make the client buffer without end.
+fn bounded_events<S, B>(
+    stream: S,
+    limit: usize,
+) -> impl futures::Stream<Item = Result<B, std::io::Error>> + Send + 'static
+where
+    S: futures::Stream<Item = Result<B, reqwest::Error>> + Send + 'static,
+    B: std::ops::Deref<Target = [u8]> + Send + 'static,
+{
+    // (bytes of the current event, last byte was a newline, ended)
+    stream.scan((0usize, false, false), move |state, chunk| {
+        let (since, newline, ended) = state;
+        if *ended {
+            return futures::future::ready(None);
+        }
+        let item = match chunk {
+            Err(e) => Err(std::io::Error::other(e)),
+            Ok(bytes) => {
+                for &b in bytes.iter() {
+                    match b {
+                        b'\n' if *newline => *since = 0,
+                        b'\n' => *newline = true,
+                        b'\r' => {}
+                        _ => {
+                            *newline = false;
+                            *since += 1;
+                        }
+                    }
+                }
+                if *since > limit {
+                    *ended = true;
+                    Err(std::io::Error::other(format!(
+                        "an SSE event from the server is larger than {limit} bytes"
+                    )))
+                } else {
+                    Ok(bytes)
+                }
+            }
+        };
+        futures::future::ready(Some(item))
+    })
 }
 
 /// Reads at most `limit` bytes of the body; a longer body is an error.
