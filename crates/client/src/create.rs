@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 
 use mcp_elicit_core::lint;
 use mcp_elicit_core::message::{CreateRequest, CreateResult, FormRequest, INVALID_PARAMS, Mode};
-use mcp_elicit_core::validate::{apply_defaults, validate};
+use mcp_elicit_core::validate::{apply_defaults, unchecked, validate};
 use rmcp::RoleClient;
 use rmcp::model::{ErrorCode, ErrorData};
 use rmcp::service::RequestContext;
@@ -74,6 +74,19 @@ pub(crate) fn field_errors(violations: mcp_elicit_core::validate::Violations) ->
         .collect()
 }
 
+/// Reads the params of a received form or URL request (an `elicitation/create`, or an
+/// input request of a 2026-07-28 `InputRequiredResult`): the one place where a client
+/// reads a server's `requestedSchema`. Tolerant
+/// ([`CreateRequest::parse_received`]): everything that can be shown as a flat form is,
+/// and the schema's [`notices`](mcp_elicit_core::Schema::notices) say what was done about
+/// the rest (the host shows them, see [`FormPrompt::schema_notices`]); only what cannot be
+/// a flat form (nested objects, arrays of objects, a non-object top level) is refused.
+pub(crate) fn read_create_params(
+    raw: &Value,
+) -> Result<CreateRequest, mcp_elicit_core::error::Errors> {
+    CreateRequest::parse_received(raw)
+}
+
 impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
     /// Checks a raw `elicitation/create` and answers it: `Ok` with the result JSON, or
     /// the JSON-RPC error (-32602) for an undeclared mode or malformed params.
@@ -88,14 +101,14 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
             Ok(other) => other.to_string(),
             Err(_) => String::new(),
         };
-        // Every request costs a token, refused ones too (a flood of garbage is a flood).
+        // Every request takes a token, refused ones too (a flood of garbage is a flood);
+        // one that arrived alone gets it back once answered (see `rate_limit`).
         // After "stop asking" nothing is shown or announced any more.
         let stop_asking = self.shared.stop_asking.load(Ordering::SeqCst);
-        let admission = if stop_asking {
-            Admission::RefusedSilently
-        } else {
-            self.shared.limiter.check()
-        };
+        let arrival = (!stop_asking).then(|| self.shared.limiter.arrive());
+        let admission = arrival
+            .as_ref()
+            .map_or(Admission::RefusedSilently, |a| a.admission());
         if admission == Admission::RefusedNotify {
             self.shared
                 .ui
@@ -148,6 +161,13 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
                 }
             }
         };
+        let answer = async {
+            let r = answer.await;
+            if let Some(a) = arrival {
+                a.answered();
+            }
+            r
+        };
         let timed = async {
             match self.shared.config.prompt_timeout {
                 Some(limit) => tokio::time::timeout(limit, answer)
@@ -189,7 +209,7 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
                 Some(json!({"mode": mode.as_str(), "declared": self.shared.capability.to_value()})),
             ));
         }
-        CreateRequest::parse(raw).map_err(|errors| malformed_params(&errors))
+        read_create_params(raw).map_err(|errors| malformed_params(&errors))
     }
 
     pub(crate) async fn run_form(
@@ -226,7 +246,16 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
             match self.shared.ui.present_form(prompt).await {
                 FormResponse::Submit(content) => {
                     match validate(&schema, &Value::Object(content.clone())) {
-                        Ok(()) => return CreateResult::accept(content),
+                        Ok(()) => {
+                            let left = unchecked(&schema, &Value::Object(content.clone()));
+                            if !left.is_empty() {
+                                tracing::info!(
+                                    fields = ?left.iter().map(|u| &u.property).collect::<Vec<_>>(),
+                                    "answer sent with some checks left to the server"
+                                );
+                            }
+                            return CreateResult::accept(content);
+                        }
                         Err(violations) => {
                             errors = field_errors(violations);
                             values = content;

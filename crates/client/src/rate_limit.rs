@@ -1,13 +1,25 @@
 //! Per-server rate limiting of elicitation requests (clients SHOULD implement rate
-//! limiting).
+//! limiting) that stops floods and lets wizards through.
 //!
 //! A token bucket: a server may send [`RateLimit::burst`] requests at once, then one
-//! more every [`RateLimit::refill_every`]. Defaults: **burst 5, one token per 10 s**
-//! (a person cannot meaningfully answer more than a handful of prompts in a row; a
-//! legitimate multi-step flow asks a few questions, then waits for the answers).
+//! more every [`RateLimit::refill_every`]. Defaults: **burst 5, one token per 10 s**.
+//!
+//! What costs a token is a request that arrives **while an earlier request of the same
+//! connection is still unanswered** (shown or queued behind the one on screen): that is
+//! a server sending faster than a person can read and answer, a flood. A request that
+//! arrives when nothing else is waiting, and that the user then answers (accept,
+//! decline or cancel, by a person or a script), gets its token back: a seven-step
+//! wizard answered one step at a time never runs dry, however long it is. Requests
+//! refused without being answered (malformed, over the limit, timed out, withdrawn by
+//! the server) keep their token: a flood of garbage is a flood. Every request still
+//! needs a token to be shown, so a burst of concurrent requests is cut after
+//! [`RateLimit::burst`].
+//!
 //! A request over the limit is answered `cancel` at once without being shown, and the
 //! user gets a single [`Notice::RateLimited`](crate::Notice::RateLimited) per burst
 //! (the notice is re-armed once the bucket has a token again), never a flood of prompts.
+//! A user who is asked too often in sequence has "stop asking this server" (the hosts'
+//! Ctrl-T) for the rest of the connection.
 //!
 //! Time comes from a [`Clock`]; [`TokioClock`] follows `tokio::time`, so tests can use
 //! `tokio::time::pause` and `advance` instead of sleeping.
@@ -58,6 +70,36 @@ impl Default for RateLimit {
 }
 
 impl RateLimit {
+    /// Parses `off` (no limit) or `BURST/SECONDS` (e.g. `5/10`: five at once, then one
+    /// more every ten seconds; fractional seconds allowed). The error says what is wrong.
+    pub fn parse(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        if s.eq_ignore_ascii_case("off") {
+            return Ok(Self::UNLIMITED);
+        }
+        let Some((burst, secs)) = s.split_once('/') else {
+            return Err(format!(
+                "rate limit {s:?}: expected off or BURST/SECONDS, e.g. 5/10"
+            ));
+        };
+        let burst: u32 = burst
+            .trim()
+            .parse()
+            .map_err(|_| format!("rate limit {s:?}: BURST must be a whole number, e.g. 5/10"))?;
+        let secs: f64 = secs
+            .trim()
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite() && *v > 0.0 && *v <= 86_400.0)
+            .ok_or_else(|| {
+                format!("rate limit {s:?}: SECONDS must be a number above 0 and at most 86400")
+            })?;
+        Ok(Self {
+            burst,
+            refill_every: Duration::from_secs_f64(secs),
+        })
+    }
+
     /// No limit in practice (for trusted, scripted use).
     pub const UNLIMITED: RateLimit = RateLimit {
         burst: u32::MAX,
@@ -82,6 +124,8 @@ struct Bucket {
     millitokens: u64,
     last: Instant,
     notified: bool,
+    /// Requests admitted and not answered or dropped yet.
+    outstanding: usize,
 }
 
 /// A token bucket for one server connection.
@@ -103,7 +147,36 @@ impl<C: Clock> RateLimiter<C> {
                 millitokens: u64::from(policy.burst) * 1000,
                 last,
                 notified: false,
+                outstanding: 0,
             }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Bucket> {
+        match self.bucket.lock() {
+            Ok(b) => b,
+            Err(poisoned) => poisoned.into_inner(),
+        }
+    }
+
+    /// A request arrived: takes a token when one is available and returns the
+    /// [`Arrival`] to hold until the request is answered. Call [`Arrival::answered`]
+    /// when the user (or a script) answered it: a request that arrived while no other
+    /// was waiting then gets its token back. Dropping the arrival without that keeps
+    /// the token.
+    pub fn arrive(&self) -> Arrival<'_, C> {
+        let admission = self.check();
+        let mut b = self.lock();
+        let alone = b.outstanding == 0;
+        let admitted = admission == Admission::Allowed;
+        if admitted {
+            b.outstanding += 1;
+        }
+        Arrival {
+            limiter: self,
+            admission,
+            refund: admitted && alone,
+            admitted,
         }
     }
 
@@ -115,10 +188,7 @@ impl<C: Clock> RateLimiter<C> {
     /// Takes a token when one is available.
     pub fn check(&self) -> Admission {
         let now = self.clock.now();
-        let mut b = match self.bucket.lock() {
-            Ok(b) => b,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let mut b = self.lock();
         let cap = u64::from(self.policy.burst) * 1000;
         let elapsed = now.saturating_duration_since(b.last);
         let period = self.policy.refill_every.as_nanos().max(1);
@@ -145,6 +215,42 @@ impl<C: Clock> RateLimiter<C> {
         } else {
             b.notified = true;
             Admission::RefusedNotify
+        }
+    }
+}
+
+/// A request admitted by [`RateLimiter::arrive`], held until it is answered.
+#[derive(Debug)]
+pub struct Arrival<'a, C: Clock = TokioClock> {
+    limiter: &'a RateLimiter<C>,
+    admission: Admission,
+    /// It arrived while nothing else was waiting: answering it gives the token back.
+    refund: bool,
+    admitted: bool,
+}
+
+impl<C: Clock> Arrival<'_, C> {
+    /// What the limiter decided.
+    pub fn admission(&self) -> Admission {
+        self.admission
+    }
+
+    /// The request was answered (by the user or a script): a request that arrived
+    /// while no other was waiting gets its token back.
+    pub fn answered(mut self) {
+        if std::mem::take(&mut self.refund) {
+            let cap = u64::from(self.limiter.policy.burst) * 1000;
+            let mut b = self.limiter.lock();
+            b.millitokens = b.millitokens.saturating_add(1000).min(cap);
+        }
+    }
+}
+
+impl<C: Clock> Drop for Arrival<'_, C> {
+    fn drop(&mut self) {
+        if self.admitted {
+            let mut b = self.limiter.lock();
+            b.outstanding = b.outstanding.saturating_sub(1);
         }
     }
 }
@@ -204,5 +310,65 @@ mod tests {
             TokioClock,
         );
         assert_ne!(rl.check(), Admission::Allowed);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_long_wizard_answered_step_by_step_never_runs_dry() {
+        let rl = RateLimiter::new(RateLimit::default(), TokioClock);
+        for step in 0..50 {
+            let a = rl.arrive();
+            assert_eq!(a.admission(), Admission::Allowed, "step {step}");
+            // The user answers quickly; the next step arrives at once.
+            a.answered();
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn requests_arriving_while_one_is_unanswered_are_a_flood() {
+        let rl = RateLimiter::new(RateLimit::default(), TokioClock);
+        let first = rl.arrive();
+        assert_eq!(first.admission(), Admission::Allowed);
+        // Four more arrive while the first is on screen: the burst allows them (queued)...
+        let queued: Vec<_> = (0..4).map(|_| rl.arrive()).collect();
+        assert!(queued.iter().all(|a| a.admission() == Admission::Allowed));
+        // ...and the sixth is refused, with one notice.
+        assert_eq!(rl.arrive().admission(), Admission::RefusedNotify);
+        assert_eq!(rl.arrive().admission(), Admission::RefusedSilently);
+        // Answering the queued ones gives nothing back: they came in a flood.
+        for a in queued {
+            a.answered();
+        }
+        // The first arrived alone: answering it refunds one token.
+        first.answered();
+        assert_eq!(rl.arrive().admission(), Admission::Allowed);
+        assert_eq!(rl.arrive().admission(), Admission::RefusedNotify);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn unanswered_requests_keep_their_token() {
+        let rl = RateLimiter::new(RateLimit::default(), TokioClock);
+        for _ in 0..5 {
+            // Dropped without an answer (malformed, timed out, withdrawn).
+            drop(rl.arrive());
+        }
+        assert_eq!(rl.arrive().admission(), Admission::RefusedNotify);
+        tokio::time::advance(Duration::from_secs(10)).await;
+        assert_eq!(rl.arrive().admission(), Admission::Allowed);
+    }
+
+    #[test]
+    fn parse_accepts_off_and_burst_over_seconds() {
+        assert_eq!(RateLimit::parse("off"), Ok(RateLimit::UNLIMITED));
+        assert_eq!(
+            RateLimit::parse("10/2.5"),
+            Ok(RateLimit {
+                burst: 10,
+                refill_every: Duration::from_millis(2500)
+            })
+        );
+        for bad in ["", "5", "x/10", "5/0", "5/-1", "5/NaN", "5/1e9", "-1/3"] {
+            let e = RateLimit::parse(bad).unwrap_err();
+            assert!(e.contains("rate limit"), "{bad}: {e}");
+        }
     }
 }

@@ -87,6 +87,7 @@ pub(crate) fn follow(scroll: usize, focus: (usize, usize), height: usize, total:
 }
 
 /// A "more above / more below" marker line when the body is scrolled.
+/// `height` is the number of body lines actually showing content.
 pub(crate) fn scroll_marker(scroll: usize, height: usize, total: usize) -> Option<String> {
     let above = scroll > 0;
     let below = scroll + height < total;
@@ -108,8 +109,11 @@ pub(crate) fn draw_scrolled(
 ) -> usize {
     let h = usize::from(area.height);
     let total = lines.len();
-    let scroll = scroll.min(total.saturating_sub(h));
-    match scroll_marker(scroll, h, total) {
+    // One line goes to the marker whenever everything does not fit, so the last scroll
+    // position shows the last line (it used to stay hidden under the marker).
+    let shown = viewport(h, total);
+    let scroll = scroll.min(total.saturating_sub(shown));
+    match scroll_marker(scroll, shown, total) {
         Some(marker) if h >= 2 => {
             let inner = Rect::new(area.x, area.y, area.width, area.height - 1);
             draw_lines(lines, scroll, inner, buf);
@@ -167,4 +171,87 @@ pub(crate) fn button_lines(buttons: &[(&str, bool)], width: u16) -> Vec<Line<'st
         lines.push(Line::from(cur));
     }
     lines
+}
+
+/// A footer whose parts give way in order when the terminal is short: the key help
+/// first, then the notes above the buttons; the action buttons go last, so they stay
+/// visible and reachable on every screen that has them.
+#[derive(Debug, Default)]
+pub(crate) struct Footer {
+    /// Status and toggles shown above the buttons.
+    pub(crate) notes: Vec<Line<'static>>,
+    /// The action buttons (pinned: never scrolled away with the body).
+    pub(crate) buttons: Vec<Line<'static>>,
+    /// Key help.
+    pub(crate) help: Vec<Line<'static>>,
+}
+
+impl Footer {
+    /// Every line: a rule, the notes, the buttons, the help.
+    pub(crate) fn len(&self) -> usize {
+        1 + self.notes.len() + self.buttons.len() + self.help.len()
+    }
+
+    /// The lines that fit in `max` rows, dropping help, then notes, then the rule.
+    pub(crate) fn fit(&self, width: u16, max: usize) -> Vec<Line<'static>> {
+        let mut help = self.help.clone();
+        let mut notes = self.notes.clone();
+        let mut with_rule = true;
+        let count = |n: &Vec<Line<'static>>, h: &Vec<Line<'static>>, r: bool| {
+            usize::from(r) + n.len() + self.buttons.len() + h.len()
+        };
+        while count(&notes, &help, with_rule) > max && !help.is_empty() {
+            help.pop();
+        }
+        while count(&notes, &help, with_rule) > max && !notes.is_empty() {
+            notes.pop();
+        }
+        if count(&notes, &help, with_rule) > max {
+            with_rule = false;
+        }
+        let mut out = Vec::new();
+        if with_rule {
+            out.push(rule(width));
+        }
+        out.extend(notes);
+        out.extend(self.buttons.iter().cloned());
+        out.extend(help);
+        out.truncate(max);
+        out
+    }
+}
+
+/// Draws `header`, `footer` and returns the body area between them. The footer gets the
+/// room it needs before the body (but the body keeps a few lines), so pinned buttons
+/// stay on screen.
+pub(crate) fn frame(
+    area: Rect,
+    header: &[Line<'static>],
+    footer: &Footer,
+    buf: &mut Buffer,
+) -> Rect {
+    let r = regions(area, header.len(), footer.len());
+    draw_lines(header, 0, r.header, buf);
+    let lines = footer.fit(area.width, usize::from(r.footer.height));
+    draw_lines(&lines, 0, r.footer, buf);
+    r.body
+}
+
+/// `s` cut to at most `max` display columns, ending in "…" when cut.
+pub(crate) fn ellipsize(s: &str, max: usize) -> String {
+    if text::width(s) <= max {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in s.chars() {
+        let w = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + w + 1 > max {
+            break;
+        }
+        out.push(c);
+        used += w;
+    }
+    out.push('…');
+    out
 }

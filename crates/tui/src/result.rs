@@ -32,6 +32,8 @@ pub struct ResultView {
     pub(crate) blocks: Vec<ResultBlock>,
     pub(crate) structured: Option<Value>,
     pub(crate) scroll: usize,
+    /// Replaces the "Success." / "Error" headline (e.g. "The tool did not run.").
+    pub(crate) headline: Option<String>,
 }
 
 impl ResultView {
@@ -50,7 +52,26 @@ impl ResultView {
             blocks,
             structured,
             scroll: 0,
+            headline: None,
         }
+    }
+
+    /// A call that did not run because of the user's own choice (they declined or
+    /// cancelled a step it needs): said as such, not as a failure of the tool.
+    pub fn not_run(
+        server: ServerIdentity,
+        tool: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        let mut v = Self::new(
+            server,
+            tool,
+            false,
+            vec![ResultBlock::Text(message.into())],
+            None,
+        );
+        v.headline = Some("The tool did not run.".into());
+        v
     }
 
     /// A failed call (JSON-RPC error, transport failure) shown the same way.
@@ -104,7 +125,9 @@ impl ResultView {
         chrome::draw_lines(&footer, 0, r.footer, buf);
         let w = r.body.width;
         let mut lines = Vec::new();
-        if self.is_error {
+        if let Some(h) = &self.headline {
+            lines.push(Line::from(Span::styled(h.clone(), theme::label())));
+        } else if self.is_error {
             lines.push(Line::from(Span::styled(
                 "Error: the tool reported a failure.",
                 theme::error(),
@@ -164,6 +187,29 @@ mod tests {
         assert_has(&s, "\"table\": 12,");
         assert_lacks(&s, "Error");
         assert!(v.handle_key(key(KeyCode::Enter)));
+    }
+
+    #[test]
+    fn a_call_the_user_stopped_is_not_called_a_failure() {
+        let mut v = ResultView::not_run(server(), "book", "You declined the browser step.");
+        let s = screen(80, 24, |a, b| v.render(a, b));
+        assert_has(&s, "The tool did not run.");
+        assert_has(&s, "You declined the browser step.");
+        assert_lacks(&s, "Error");
+    }
+
+    #[test]
+    fn the_last_line_of_a_long_result_can_be_scrolled_to() {
+        let json = serde_json::json!({"items": (0..40).collect::<Vec<_>>()});
+        let mut v = ResultView::new(server(), "list", false, vec![], Some(json));
+        for _ in 0..100 {
+            v.handle_key(key(KeyCode::Down));
+        }
+        let s = screen(80, 24, |a, b| v.render(a, b));
+        // The closing brace of the structured content is on screen, above the key help.
+        let close = s.iter().rposition(|l| l.trim() == "}");
+        assert!(close.is_some(), "{}", s.join("\n"));
+        assert_has(&s, "↑ more above");
     }
 
     #[test]

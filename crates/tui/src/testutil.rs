@@ -82,3 +82,88 @@ pub(crate) fn ctrl(c: char) -> KeyEvent {
 pub(crate) fn typing(s: &str) -> Vec<KeyEvent> {
     s.chars().map(|c| key(KeyCode::Char(c))).collect()
 }
+
+/// The row showing the button `name` (drawn `< name >`), asserting what a person must
+/// see: the whole button on one visible row of a `height`-row screen, not cut at the
+/// right edge and not wrapped.
+#[track_caller]
+pub(crate) fn button_row(screen: &[String], name: &str, width: u16) -> usize {
+    let label = format!("< {name} >");
+    let rows: Vec<usize> = screen
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.contains(&label))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(
+        rows.len(),
+        1,
+        "button {label:?} should be on exactly one visible row:\n{}",
+        screen.join("\n")
+    );
+    let row = rows[0];
+    let line = &screen[row];
+    let end = line[..line.find(&label).unwrap_or(0)].chars().count() + label.chars().count();
+    assert!(
+        end <= usize::from(width),
+        "button {label:?} runs past column {width}:\n{}",
+        screen.join("\n")
+    );
+    row
+}
+
+/// Asserts every button in `names` is fully visible (see [`button_row`]).
+#[track_caller]
+pub(crate) fn assert_buttons(screen: &[String], names: &[&str], width: u16) {
+    for n in names {
+        button_row(screen, n, width);
+    }
+}
+
+/// Asserts that the focused button is `name`: its row shows the focus marker `> `
+/// right before it, and no other row carries a focus marker.
+#[track_caller]
+pub(crate) fn assert_focused_button(screen: &[String], name: &str, width: u16) {
+    let row = button_row(screen, name, width);
+    assert!(
+        screen[row].contains(&format!("> < {name} >")),
+        "button {name:?} is not marked focused:\n{}",
+        screen.join("\n")
+    );
+    assert_eq!(
+        focus_markers(screen),
+        1,
+        "exactly one focus marker:\n{}",
+        screen.join("\n")
+    );
+}
+
+/// How many focus markers (`> ` at the start of a row, or before a button) are visible.
+pub(crate) fn focus_markers(screen: &[String]) -> usize {
+    screen
+        .iter()
+        .map(|l| {
+            usize::from(l.starts_with("> ")) + l.matches("> < ").count()
+                - usize::from(l.starts_with("> < "))
+        })
+        .sum()
+}
+
+/// Asserts a focused field row is visible: some row starts with the focus marker and
+/// contains `text`.
+#[track_caller]
+pub(crate) fn assert_focused_row(screen: &[String], text: &str) {
+    assert!(
+        screen
+            .iter()
+            .any(|l| l.starts_with("> ") && l.contains(text)),
+        "no visible focused row with {text:?}:\n{}",
+        screen.join("\n")
+    );
+    assert_eq!(
+        focus_markers(screen),
+        1,
+        "exactly one focus marker:\n{}",
+        screen.join("\n")
+    );
+}

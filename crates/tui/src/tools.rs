@@ -59,6 +59,11 @@ impl ToolListState {
         }
     }
 
+    /// Selects the tool at `index` (kept inside the list).
+    pub fn select(&mut self, index: usize) {
+        self.selected = index.min(self.tools.len().saturating_sub(1));
+    }
+
     /// The tools.
     pub fn tools(&self) -> &[ToolEntry] {
         &self.tools

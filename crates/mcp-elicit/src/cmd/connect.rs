@@ -25,6 +25,30 @@ pub(crate) struct ConnectArgs {
     /// 2026-07-28 when the server offers it, else 2025-11-25.
     #[arg(long, value_name = "REVISION", default_value = "auto")]
     protocol: ProtocolChoice,
+    #[command(flatten)]
+    pub(crate) host: HostFlags,
+}
+
+/// Flags shared by `connect` and `demo`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct HostFlags {
+    /// The browser Open starts: `system` (the platform's launcher, when there is a
+    /// graphical session), `none`, or a program run with the URL as its one argument.
+    #[arg(long, value_name = "system|none|PROGRAM", default_value = "system")]
+    pub(crate) browser: String,
+    /// Rate limit for elicitation requests: `off`, or `BURST/SECONDS` (default `5/10`).
+    /// Only requests arriving while an earlier one is unanswered count.
+    #[arg(long, value_name = "off|BURST/SECONDS", default_value = "5/10", value_parser = mcp_elicit_client::RateLimit::parse)]
+    pub(crate) rate_limit: mcp_elicit_client::RateLimit,
+}
+
+impl HostFlags {
+    /// The host options these flags ask for, over `options`.
+    pub(crate) fn apply(&self, mut options: HostOptions) -> HostOptions {
+        options.browser = host::BrowserChoice::parse(&self.browser);
+        options.config = options.config.with_rate_limit(self.rate_limit);
+        options
+    }
 }
 
 impl ConnectArgs {
@@ -44,10 +68,10 @@ pub(crate) fn run(args: ConnectArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut options = HostOptions {
+    let mut options = args.host.apply(HostOptions {
         modes: args.modes(),
         ..HostOptions::default()
-    };
+    });
     options.config = options.config.with_protocol(args.protocol);
     let Some(runtime) = start("connect") else {
         return ExitCode::from(2);

@@ -18,6 +18,8 @@ pub(crate) struct DemoArgs {
     /// Also expose the tools the official conformance suite calls.
     #[arg(long)]
     conformance: bool,
+    #[command(flatten)]
+    host: super::connect::HostFlags,
 }
 
 pub(crate) fn run(args: DemoArgs) -> ExitCode {
@@ -51,7 +53,7 @@ async fn demo(args: DemoArgs) -> Result<(), HostError> {
     let target: ServerTarget = format!("{base}/mcp")
         .parse()
         .map_err(|e| HostError(format!("bad demo address: {e}")))?;
-    let result = host::run(&target, HostOptions::default()).await;
+    let result = host::run(&target, args.host.apply(HostOptions::default())).await;
     let _ = stop_tx.send(());
     let _ = server.await;
     result

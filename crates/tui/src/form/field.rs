@@ -1,6 +1,9 @@
 //! One form field: its editable state, the JSON value it produces, and its hints.
 
-use mcp_elicit_core::schema::{EnumOption, Property, PropertyKind, StringFormat};
+use mcp_elicit_core::Schema;
+use mcp_elicit_core::schema::{
+    EnumOption, Property, PropertyKind, StringFormat, UnionSpec, option_index, option_json,
+};
 use serde_json::{Number, Value};
 use tui_input::{Input, InputRequest};
 
@@ -44,6 +47,20 @@ pub(crate) struct Field {
     /// Set once the user edited the field or moved past it: only then are its
     /// validation errors shown (all are shown after a submit attempt).
     pub(crate) touched: bool,
+    /// What the client's tolerant reading of the schema says about this field
+    /// ([`Schema::notices`]), shown with its hints.
+    pub(crate) notices: Vec<String>,
+}
+
+/// The notices of a tolerantly read schema that name no field: shown as notes at the
+/// top of the form.
+pub(crate) fn form_notices(schema: &Schema) -> Vec<String> {
+    schema
+        .notices()
+        .iter()
+        .filter(|n| n.property().is_none())
+        .map(|n| text::one_line(n.message()).into_owned())
+        .collect()
 }
 
 /// What a field currently holds, as the response would carry it.
@@ -82,6 +99,10 @@ impl Field {
                 let checked = options.iter().map(|o| default.contains(&o.value)).collect();
                 FieldInput::Multi { options, checked }
             }
+            // Several types: typed as text, sent typed as the alternative it matches.
+            PropertyKind::Union(u) => FieldInput::Text(Input::new(
+                u.default().map(UnionSpec::text_of).unwrap_or_default(),
+            )),
             // A kind added to the core later: shown as free text so the form still works.
             _ => FieldInput::Text(Input::default()),
         };
@@ -89,7 +110,20 @@ impl Field {
             prop: prop.clone(),
             input,
             touched: false,
+            notices: Vec::new(),
         }
+    }
+
+    /// A field for `prop` of `schema`, with the schema's notices about it.
+    pub(crate) fn received(prop: &Property, schema: &Schema) -> Self {
+        let mut field = Self::new(prop);
+        field.notices = schema
+            .notices()
+            .iter()
+            .filter(|n| n.property() == Some(prop.name()))
+            .map(|n| text::one_line(n.message()).into_owned())
+            .collect();
+        field
     }
 
     /// The number of focus stops: one per option for selects, else one.
@@ -108,6 +142,8 @@ impl Field {
             FieldInput::Text(input) => {
                 if input.value().is_empty() {
                     FieldValue::Absent
+                } else if let PropertyKind::Union(u) = self.prop.kind() {
+                    FieldValue::Present(u.value_from_text(input.value()))
                 } else {
                     FieldValue::Present(Value::String(input.value().to_string()))
                 }
@@ -116,17 +152,17 @@ impl Field {
             FieldInput::Boolean(b) => {
                 b.map_or(FieldValue::Absent, |b| FieldValue::Present(b.into()))
             }
+            // The value as the schema types it (a number for `Literal[1, 2, 3]`).
             FieldInput::Single { options, selected } => selected
-                .and_then(|i| options.get(i))
-                .map_or(FieldValue::Absent, |o| {
-                    FieldValue::Present(Value::String(o.value.clone()))
-                }),
-            FieldInput::Multi { options, checked } => {
-                let chosen: Vec<Value> = options
+                .filter(|i| *i < options.len())
+                .and_then(|i| option_json(&self.prop, i))
+                .map_or(FieldValue::Absent, FieldValue::Present),
+            FieldInput::Multi { checked, .. } => {
+                let chosen: Vec<Value> = checked
                     .iter()
-                    .zip(checked)
+                    .enumerate()
                     .filter(|(_, c)| **c)
-                    .map(|(o, _)| Value::String(o.value.clone()))
+                    .filter_map(|(i, _)| option_json(&self.prop, i))
                     .collect();
                 if chosen.is_empty() && !self.prop.is_required() {
                     FieldValue::Absent
@@ -140,19 +176,26 @@ impl Field {
     /// Sets the field from a JSON value; a value of the wrong type leaves it unchanged.
     pub(crate) fn set_value(&mut self, v: &Value) {
         match (&mut self.input, v) {
+            (FieldInput::Text(input), v) if matches!(self.prop.kind(), PropertyKind::Union(_)) => {
+                *input = Input::new(UnionSpec::text_of(v))
+            }
             (FieldInput::Text(input), Value::String(s)) => *input = Input::new(s.clone()),
             (FieldInput::Number { input, .. }, Value::Number(n)) => {
                 *input = Input::new(n.to_string())
             }
             (FieldInput::Boolean(b), Value::Bool(x)) => *b = Some(*x),
-            (FieldInput::Single { options, selected }, Value::String(s)) => {
-                if let Some(i) = options.iter().position(|o| o.value == *s) {
+            (FieldInput::Single { selected, .. }, v) => {
+                if let Some(i) = option_index(&self.prop, v) {
                     *selected = Some(i);
                 }
             }
-            (FieldInput::Multi { options, checked }, Value::Array(items)) => {
-                for (o, c) in options.iter().zip(checked.iter_mut()) {
-                    *c = items.iter().any(|i| i.as_str() == Some(o.value.as_str()));
+            (FieldInput::Multi { checked, .. }, Value::Array(items)) => {
+                let picked: Vec<usize> = items
+                    .iter()
+                    .filter_map(|i| option_index(&self.prop, i))
+                    .collect();
+                for (i, c) in checked.iter_mut().enumerate() {
+                    *c = picked.contains(&i);
                 }
             }
             _ => {}
@@ -274,6 +317,24 @@ impl Field {
             }
             _ => {}
         }
+        // What a tolerant reading kept: bounds the subset has no words for, examples,
+        // and what is left to the server (marked as such).
+        if let Some(x) = self.prop.extras() {
+            out.extend(x.hints().iter().map(|h| text::one_line(h).into_owned()));
+            let others: Vec<&str> = x
+                .unchecked()
+                .iter()
+                .map(String::as_str)
+                .filter(|k| !matches!(*k, "pattern" | "format"))
+                .collect();
+            if !others.is_empty() {
+                out.push(format!(
+                    "not checked here (the server checks it): {}",
+                    text::one_line(&others.join(", "))
+                ));
+            }
+        }
+        out.extend(self.notices.iter().map(|n| format!("note: {n}")));
         out
     }
 }

@@ -4,20 +4,26 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use tui_input::InputRequest;
 
 use super::field::FieldInput;
-use super::{Button, Focus, FormOutcome, FormState, FormStep};
+use super::{Button, Focus, FormOutcome, FormState, FormStep, ReviewButton};
 use crate::keys::{ctrl, is_cancel, is_press};
 
 impl FormState {
     /// Handles one key. Returns the outcome when the form is finished.
     ///
-    /// Everywhere: Esc or Ctrl-C cancels; Ctrl-D declines (elicitations only).
-    /// Edit step: Tab/Shift-Tab move between fields, Up/Down between every control,
-    /// typing edits text, Space/Enter toggle and select, Backspace/Delete clear a choice,
-    /// Ctrl-S (or the Submit button) validates and opens the review step.
-    /// Review step: Enter or Ctrl-S sends, Backspace/E/Left goes back to editing,
-    /// Up/Down/PageUp/PageDown scroll.
+    /// Everywhere: Ctrl-C cancels; Ctrl-D declines (elicitations only).
+    /// Edit step: Esc cancels (goes back, for tool arguments), Tab/Shift-Tab move between
+    /// fields and buttons, Up/Down between every control, typing edits text, Space/Enter
+    /// toggle and select, Backspace/Delete clear a choice, Ctrl-S (or the Submit button)
+    /// validates and opens the review step.
+    /// Review step (the same keys on every review screen): Esc, Backspace or E goes back
+    /// to editing; Enter presses the marked button (Send first), Ctrl-S sends,
+    /// Tab/←/→ move between the buttons, Up/Down/PageUp/PageDown scroll.
     pub fn handle_key(&mut self, key: KeyEvent) -> Option<FormOutcome> {
         if !is_press(&key) {
+            return None;
+        }
+        if self.step == FormStep::Review && key.code == KeyCode::Esc {
+            self.step = FormStep::Edit;
             return None;
         }
         if is_cancel(&key) {
@@ -37,10 +43,24 @@ impl FormState {
     }
 
     fn review_key(&mut self, key: KeyEvent) -> Option<FormOutcome> {
+        let buttons = self.review_buttons();
+        let n = buttons.len();
         match key.code {
-            KeyCode::Enter => return self.accept(),
+            KeyCode::Enter | KeyCode::Char(' ') => {
+                return match buttons.get(self.review_focus).copied() {
+                    Some(ReviewButton::Back) => {
+                        self.step = FormStep::Edit;
+                        None
+                    }
+                    Some(ReviewButton::Decline) => Some(self.decline()),
+                    Some(ReviewButton::Cancel) => Some(FormOutcome::Cancel),
+                    Some(ReviewButton::Send) | None => self.accept(),
+                };
+            }
             _ if ctrl(&key, 's') => return self.accept(),
-            KeyCode::Backspace | KeyCode::Left | KeyCode::BackTab => self.step = FormStep::Edit,
+            KeyCode::Tab | KeyCode::Right => self.review_focus = (self.review_focus + 1) % n,
+            KeyCode::BackTab | KeyCode::Left => self.review_focus = (self.review_focus + n - 1) % n,
+            KeyCode::Backspace => self.step = FormStep::Edit,
             KeyCode::Char('e' | 'E') if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                 self.step = FormStep::Edit;
             }

@@ -7,6 +7,8 @@
 
 mod field;
 mod keys;
+#[cfg(test)]
+mod layout_tests;
 mod render;
 #[cfg(test)]
 mod tests;
@@ -67,6 +69,15 @@ pub(crate) enum Button {
     Cancel,
 }
 
+/// A button of the review step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ReviewButton {
+    Send,
+    Back,
+    Decline,
+    Cancel,
+}
+
 /// Where the keyboard focus is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Focus {
@@ -93,6 +104,8 @@ pub struct FormState {
     pub(crate) scroll: usize,
     /// Scroll offset of the review step's body.
     pub(crate) review_scroll: usize,
+    /// The focused button of the review step (index into `review_buttons`).
+    pub(crate) review_focus: usize,
     /// The "stop asking this server" toggle (Ctrl-T): declining then stops further requests.
     pub(crate) stop_asking: bool,
     /// Security warnings about the request (secret-looking fields), shown at the top.
@@ -118,7 +131,12 @@ impl FormState {
     /// A form for `schema`, requested by `server`, with every field prefilled from its
     /// default.
     pub fn new(server: ServerIdentity, purpose: FormPurpose, schema: Schema) -> Self {
-        let fields: Vec<Field> = schema.properties().iter().map(Field::new).collect();
+        let fields: Vec<Field> = schema
+            .properties()
+            .iter()
+            .map(|p| Field::received(p, &schema))
+            .collect();
+        let notes = field::form_notices(&schema);
         let focus = if fields.is_empty() {
             Focus::Button(Button::Submit)
         } else {
@@ -138,9 +156,10 @@ impl FormState {
             status: None,
             scroll: 0,
             review_scroll: 0,
+            review_focus: 0,
             stop_asking: false,
             warnings: Vec::new(),
-            notes: Vec::new(),
+            notes,
         }
     }
 
@@ -151,6 +170,8 @@ impl FormState {
     pub fn set_warnings(&mut self, warnings: Vec<String>, notes: Vec<String>) {
         self.warnings = warnings;
         self.notes = notes;
+        // What the client's reading of the schema says about the form as a whole.
+        self.notes.extend(field::form_notices(&self.schema));
     }
 
     /// Replaces the prefilled values (e.g. the user's previous, rejected submission).
@@ -256,6 +277,7 @@ impl FormState {
         if problems.count() == 0 {
             self.step = FormStep::Review;
             self.review_scroll = 0;
+            self.review_focus = 0;
             self.status = None;
             return;
         }

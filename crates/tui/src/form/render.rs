@@ -6,15 +6,15 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::field::{Field, FieldInput, option_label};
-use super::{Button, Focus, FormPurpose, FormState, FormStep, Problems};
+use super::{Button, Focus, FormPurpose, FormState, FormStep, Problems, ReviewButton};
 use crate::chrome::{self, Hint, rule, viewport};
 use crate::{text, theme};
 
 /// The edit step laid out as lines, with where the focus is.
 struct Built {
     lines: Vec<Line<'static>>,
-    /// Lines of the focused field (or button row), start..end.
-    focus_block: (usize, usize),
+    /// Lines of the focused field, start..end (`None` when a pinned button has focus).
+    focus_block: Option<(usize, usize)>,
     /// The focused control's own line.
     focus_line: usize,
     /// Cursor of the focused text input: (line, column).
@@ -27,6 +27,10 @@ const NO_MARK: &str = "  ";
 impl FormState {
     /// Draws the form into `area`. Returns where the terminal cursor belongs (inside the
     /// focused text input), for `Frame::set_cursor_position`.
+    ///
+    /// The action buttons (Submit / Decline / Cancel while editing, Send / Back on the
+    /// review) are pinned below the scrolling body, so they are on screen whatever the
+    /// length of the form.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
         let what = match (&self.purpose, self.step) {
             (FormPurpose::Elicitation { .. }, FormStep::Edit) => "Form request",
@@ -36,18 +40,16 @@ impl FormState {
         };
         let mut header = self.server.header_lines(what, area.width);
         header.push(rule(area.width));
-        let footer = self.footer_lines(area.width);
-        let r = chrome::regions(area, header.len(), footer.len());
-        chrome::draw_lines(&header, 0, r.header, buf);
-        chrome::draw_lines(&footer, 0, r.footer, buf);
+        let footer = self.footer(area.width);
+        let body = chrome::frame(area, &header, &footer, buf);
         match self.step {
-            FormStep::Edit => self.render_edit(r.body, buf),
+            FormStep::Edit => self.render_edit(body, buf),
             FormStep::Review => {
-                let lines = self.review_lines(r.body.width);
-                let h = usize::from(r.body.height);
+                let lines = self.review_lines(body.width);
+                let h = usize::from(body.height);
                 let max = lines.len().saturating_sub(viewport(h, lines.len()));
                 self.review_scroll = self.review_scroll.min(max);
-                chrome::draw_scrolled(&lines, self.review_scroll, r.body, buf);
+                chrome::draw_scrolled(&lines, self.review_scroll, body, buf);
                 None
             }
         }
@@ -57,26 +59,30 @@ impl FormState {
         let built = self.build_edit(body.width);
         let total = built.lines.len();
         let h = viewport(usize::from(body.height), total);
-        let block_fits = built.focus_block.1 - built.focus_block.0 <= h;
-        let target = if block_fits {
-            built.focus_block
+        if let Some(block) = built.focus_block {
+            let block_fits = block.1 - block.0 <= h;
+            let target = if block_fits {
+                block
+            } else {
+                (built.focus_line, built.focus_line + 1)
+            };
+            // Keep the message at the top in view while the first field is focused.
+            let target = if matches!(
+                self.focus,
+                Focus::Field {
+                    field: 0,
+                    option: 0
+                }
+            ) && target.1 <= h
+            {
+                (0, target.1)
+            } else {
+                target
+            };
+            self.scroll = chrome::follow(self.scroll, target, h, total);
         } else {
-            (built.focus_line, built.focus_line + 1)
-        };
-        // Keep the message at the top in view while the first field is focused.
-        let target = if matches!(
-            self.focus,
-            Focus::Field {
-                field: 0,
-                option: 0
-            }
-        ) && target.1 <= h
-        {
-            (0, target.1)
-        } else {
-            target
-        };
-        self.scroll = chrome::follow(self.scroll, target, h, total);
+            self.scroll = self.scroll.min(total.saturating_sub(h));
+        }
         let used = chrome::draw_scrolled(&built.lines, self.scroll, body, buf);
         let (line, col) = built.cursor?;
         let row = line.checked_sub(used)?;
@@ -90,16 +96,16 @@ impl FormState {
         ))
     }
 
-    fn footer_lines(&self, width: u16) -> Vec<Line<'static>> {
-        let mut out = vec![rule(width)];
+    fn footer(&self, width: u16) -> chrome::Footer {
+        let mut notes = Vec::new();
         if let Some(s) = &self.status {
             for l in text::wrap(s, width) {
-                out.push(Line::from(Span::styled(l, theme::error())));
+                notes.push(Line::from(Span::styled(l, theme::error())));
             }
         }
         if self.can_decline() {
             let tick = if self.stop_asking { "[x]" } else { "[ ]" };
-            out.extend(text::wrapped_lines(
+            notes.extend(text::wrapped_lines(
                 &format!("{tick} Stop asking this server: declining also refuses its later requests (Ctrl-T)"),
                 width,
                 0,
@@ -107,7 +113,6 @@ impl FormState {
             ));
         }
         let decline: Option<Hint<'_>> = self.can_decline().then_some(("Ctrl-D", "decline"));
-        let cancel = if self.can_decline() { "cancel" } else { "back" };
         let hints: Vec<Hint<'_>> = match self.step {
             FormStep::Edit => [
                 Some(("Tab/↓", "next")),
@@ -115,32 +120,61 @@ impl FormState {
                 Some(("Space", "toggle/select")),
                 Some(("Ctrl-S", "review & submit")),
                 decline,
-                Some(("Esc", cancel)),
+                Some(("Esc", if self.can_decline() { "cancel" } else { "back" })),
                 Some(("*", "required")),
             ]
             .into_iter()
             .flatten()
             .collect(),
             FormStep::Review => [
-                Some((
-                    "Enter",
-                    if self.can_decline() {
-                        "send"
-                    } else {
-                        "run tool"
-                    },
-                )),
-                Some(("E/Backspace", "back to edit")),
+                Some(("Enter", "press the marked button")),
+                Some(("Esc/E", "back to edit")),
                 Some(("↑/↓", "scroll")),
                 decline,
-                Some(("Esc", cancel)),
+                self.can_decline().then_some(("Ctrl-C", "cancel")),
             ]
             .into_iter()
             .flatten()
             .collect(),
         };
-        out.extend(chrome::help_lines(&hints, width));
-        out
+        let buttons = match self.step {
+            FormStep::Edit => self.button_lines(width),
+            FormStep::Review => self.review_button_lines(width),
+        };
+        chrome::Footer {
+            notes,
+            buttons,
+            help: chrome::help_lines(&hints, width),
+        }
+    }
+
+    /// The review step's buttons, in order.
+    pub(crate) fn review_buttons(&self) -> Vec<ReviewButton> {
+        let mut v = vec![ReviewButton::Send, ReviewButton::Back];
+        if self.can_decline() {
+            v.push(ReviewButton::Decline);
+            v.push(ReviewButton::Cancel);
+        }
+        v
+    }
+
+    fn review_button_lines(&self, width: u16) -> Vec<Line<'static>> {
+        let focused = self.review_buttons().get(self.review_focus).copied();
+        let shown: Vec<(&str, bool)> = self
+            .review_buttons()
+            .into_iter()
+            .map(|b| {
+                let name = match b {
+                    ReviewButton::Send if self.can_decline() => "Send (Enter)",
+                    ReviewButton::Send => "Run tool (Enter)",
+                    ReviewButton::Back => "Back (Esc)",
+                    ReviewButton::Decline => "Decline (Ctrl-D)",
+                    ReviewButton::Cancel => "Cancel (Ctrl-C)",
+                };
+                (name, focused == Some(b))
+            })
+            .collect();
+        chrome::button_lines(&shown, width)
     }
 
     fn review_lines(&self, width: u16) -> Vec<Line<'static>> {
@@ -171,21 +205,6 @@ impl FormState {
                 theme::dim(),
             )));
         }
-        lines.push(Line::default());
-        let (send, cancel) = if self.can_decline() {
-            ("[Enter] Send", "[Esc] Cancel")
-        } else {
-            ("[Enter] Run tool", "[Esc] Back")
-        };
-        let mut actions = vec![send, "[E] Edit"];
-        if self.can_decline() {
-            actions.push("[Ctrl-D] Decline");
-        }
-        actions.push(cancel);
-        lines.push(Line::from(Span::styled(
-            format!("  {}", actions.join("   ")),
-            theme::key(),
-        )));
         lines
     }
 
@@ -210,23 +229,21 @@ impl FormState {
                 }
             }
         }
+        // One short warning here, the details after the fields: long findings must not
+        // push the server's message and the first field off the first screen.
         if !self.warnings.is_empty() {
-            lines.push(Line::default());
             lines.extend(text::wrapped_lines(
-                "Warning: this form looks like it asks for a secret. Servers must not ask for \
-                 passwords, API keys, tokens or payment details in a form; decline unless you are sure.",
+                &format!(
+                    "Warning: this form looks like it asks for a secret ({} finding{}, listed \
+                     after the fields). Servers must not ask for passwords, API keys, tokens or \
+                     payment details in a form; decline unless you are sure.",
+                    self.warnings.len(),
+                    if self.warnings.len() == 1 { "" } else { "s" }
+                ),
                 width,
                 0,
                 theme::warning(),
             ));
-            for w in &self.warnings {
-                lines.extend(text::wrapped_lines(
-                    &format!("Warning: {w}"),
-                    width,
-                    2,
-                    theme::warning(),
-                ));
-            }
         }
         for n in &self.notes {
             lines.extend(text::wrapped_lines(
@@ -262,7 +279,7 @@ impl FormState {
         }
         let mut built = Built {
             lines,
-            focus_block: (0, 0),
+            focus_block: None,
             focus_line: 0,
             cursor: None,
         };
@@ -270,14 +287,16 @@ impl FormState {
             built.lines.push(Line::default());
             self.field_lines(i, f, &problems, width, &mut built);
         }
-        built.lines.push(Line::default());
-        let start = built.lines.len();
-        let buttons = self.button_lines(width);
-        let n = buttons.len();
-        built.lines.extend(buttons);
-        if let Focus::Button(_) = self.focus {
-            built.focus_block = (start, start + n);
-            built.focus_line = start;
+        if !self.warnings.is_empty() {
+            built.lines.push(Line::default());
+            for w in &self.warnings {
+                built.lines.extend(text::wrapped_lines(
+                    &format!("Warning: {w}"),
+                    width,
+                    0,
+                    theme::warning(),
+                ));
+            }
         }
         built
     }
@@ -398,7 +417,7 @@ impl FormState {
             ));
         }
         if focused_option.is_some() {
-            built.focus_block = (start, built.lines.len());
+            built.focus_block = Some((start, built.lines.len()));
         }
     }
 

@@ -28,6 +28,10 @@ use crate::status::NoticeBar;
 use crate::tools::{ToolListChoice, ToolListState};
 use crate::url::{UrlChoice, UrlConsentState, WaitChoice, WaitingState};
 
+/// After how long waiting for a completion counts as overdue (the view then asks
+/// explicitly what to do; Retry now is offered from the first stall report on).
+const STALLED_AFTER: Duration = Duration::from_secs(60);
+
 /// How long a notice stays on screen after the last one arrived.
 const NOTICE_TTL: Duration = Duration::from_secs(20);
 
@@ -40,6 +44,9 @@ pub(crate) enum Effect {
     CancelCall,
     /// Copy this URL to the clipboard, then report with [`App::copied`].
     Copy(String),
+    /// Start the browser on this URL (the user consented), then report with
+    /// [`App::opened`]: only a started browser answers the prompt.
+    Open(String),
     /// Flip the client's "stop asking" switch.
     ToggleStopAsking,
     /// Leave.
@@ -91,6 +98,11 @@ pub(crate) struct App {
     pub(crate) notices: NoticeBar,
     notice_at: Option<Instant>,
     pub(crate) stop_asking: bool,
+    instructions: Option<String>,
+    /// The tool last picked: the list comes back with it selected.
+    last_tool: usize,
+    /// What each URL elicitation of the current call is (message and domain), by id.
+    labels: std::collections::BTreeMap<String, String>,
 }
 
 impl App {
@@ -102,7 +114,11 @@ impl App {
     ) -> Self {
         let entries = tools.iter().map(convert::tool_entry).collect();
         Self {
-            base: Base::Tools(ToolListState::new(server.clone(), instructions, entries)),
+            base: Base::Tools(ToolListState::new(
+                server.clone(),
+                instructions.clone(),
+                entries,
+            )),
             server,
             tools,
             prompt: None,
@@ -110,12 +126,57 @@ impl App {
             notices: NoticeBar::default(),
             notice_at: None,
             stop_asking: false,
+            instructions,
+            last_tool: 0,
+            labels: Default::default(),
         }
     }
 
+    /// The tool list, with the tool last picked still selected.
     fn tools_screen(&self) -> Base {
         let entries = self.tools.iter().map(convert::tool_entry).collect();
-        Base::Tools(ToolListState::new(self.server.clone(), None, entries))
+        let mut list = ToolListState::new(self.server.clone(), self.instructions.clone(), entries);
+        list.select(self.last_tool);
+        Base::Tools(list)
+    }
+
+    /// Starts calling `tool`.
+    fn start_call(&mut self, tool: String, args: Map<String, Value>, now: Instant) -> Effect {
+        self.labels.clear();
+        self.base = Base::Calling(WaitingState::call(self.server.clone(), &tool), now);
+        Effect::CallTool(tool, args)
+    }
+
+    /// Answers the URL prompt with consent when it is for `elicitation_id` (its
+    /// completion notice arrived: the user finished the page, e.g. after copying it).
+    fn complete_url_prompt(&mut self, elicitation_id: &str, now: Instant) -> bool {
+        let matches = matches!(&self.prompt, Some(Prompt::Url(s, _)) if s.elicitation_id() == Some(elicitation_id));
+        if !matches {
+            return false;
+        }
+        if let Some(Prompt::Url(_, tx)) = self.prompt.take() {
+            let _ = tx.send(UrlDecision::Open);
+        }
+        self.next_prompt(now);
+        true
+    }
+
+    /// The result of an [`Effect::Open`]: a started browser answers the prompt with
+    /// consent; a failure keeps the screen and says why (Copy stays possible).
+    pub(crate) fn opened(&mut self, result: Result<(), String>, now: Instant) {
+        match result {
+            Ok(()) => {
+                if let Some(Prompt::Url(_, tx)) = self.prompt.take() {
+                    let _ = tx.send(UrlDecision::Open);
+                }
+                self.next_prompt(now);
+            }
+            Err(e) => {
+                if let Some(Prompt::Url(s, _)) = &mut self.prompt {
+                    s.set_open_failed(&e);
+                }
+            }
+        }
     }
 
     /// Adds a notice.
@@ -128,12 +189,26 @@ impl App {
     pub(crate) fn request(&mut self, req: UiRequest, now: Instant) {
         match req {
             UiRequest::Notify(n) => {
-                if let (Notice::Completed { elicitation_id, .. }, Base::Calling(w, _)) =
-                    (&n, &mut self.base)
-                {
-                    w.complete(elicitation_id);
+                if let Notice::Completed { elicitation_id, .. } = &n {
+                    if let Base::Calling(w, _) = &mut self.base {
+                        w.complete(elicitation_id);
+                    }
+                    if let Some(Prompt::Stalled(w, ..)) = &mut self.prompt {
+                        w.complete(elicitation_id);
+                    }
+                    self.complete_url_prompt(elicitation_id, now);
                 }
-                self.notice(convert::notice_text(&n), now);
+                let text = match &n {
+                    Notice::Completed {
+                        elicitation_id,
+                        server,
+                    } => match self.labels.get(elicitation_id) {
+                        Some(l) => format!("{} reports this step complete: {l}", server.label()),
+                        None => convert::notice_text(&n),
+                    },
+                    _ => convert::notice_text(&n),
+                };
+                self.notice(text, now);
             }
             UiRequest::Progress(p) => {
                 if let Base::Calling(w, _) = &mut self.base {
@@ -182,12 +257,13 @@ impl App {
                 UiRequest::Url(p, tx) if !tx.is_closed() => {
                     let server = convert::identity(&p.server);
                     let context = convert::url_context(&p.origin);
-                    let s = UrlConsentState::new(
+                    let mut s = UrlConsentState::new(
                         server,
                         p.message.as_str(),
                         p.analysis.clone(),
                         context,
                     );
+                    s.set_elicitation_id(p.elicitation_id.clone());
                     Some(Prompt::Url(Box::new(s), tx))
                 }
                 UiRequest::Stalled(s, tx) if !tx.is_closed() => {
@@ -198,10 +274,13 @@ impl App {
                         s.pending.clone(),
                         None,
                     );
-                    w.set_stalled(true);
+                    w.set_labels(self.labels.clone());
+                    // Retry now is offered early; the wait counts as overdue after a minute.
+                    w.set_stalled(s.waited >= STALLED_AFTER);
                     Some(Prompt::Stalled(Box::new(w), now, s.waited, tx))
                 }
                 UiRequest::Overview(o, tx) if !tx.is_closed() => {
+                    self.labels.extend(convert::step_labels(&o));
                     Some(Prompt::Required(Box::new(convert::required(&o)), tx))
                 }
                 UiRequest::Notify(n) => {
@@ -216,8 +295,12 @@ impl App {
     /// Periodic housekeeping: drops prompts nobody waits for, expires notices.
     pub(crate) fn tick(&mut self, now: Instant) {
         if self.prompt.as_ref().is_some_and(Prompt::is_closed) {
+            // A stall question goes away by itself when the completion arrives.
+            let stalled = matches!(self.prompt, Some(Prompt::Stalled(..)));
             self.prompt = None;
-            self.notice("The server withdrew its request.".into(), now);
+            if !stalled {
+                self.notice("The server withdrew its request.".into(), now);
+            }
             self.next_prompt(now);
         }
         if self
@@ -239,6 +322,9 @@ impl App {
                 convert::result_blocks(&r),
                 r.structured_content.clone(),
             ),
+            Err(CallError::ElicitationRequired { reason, .. }) if convert::users_choice(reason) => {
+                ResultView::not_run(self.server.clone(), tool, convert::not_run_text(reason))
+            }
             Err(e) => {
                 ResultView::failure(self.server.clone(), tool, format!("The call failed: {e}"))
             }
@@ -272,7 +358,12 @@ impl App {
                 ToolListChoice::ToggleStopAsking => Some(Effect::ToggleStopAsking),
                 ToolListChoice::Call(i) => {
                     let tool = self.tools.get(i)?.clone();
+                    self.last_tool = i;
                     let schema = Value::Object((*tool.input_schema).clone());
+                    // Nothing to fill in or review: one Enter runs it.
+                    if convert::takes_no_arguments(&schema) {
+                        return Some(self.start_call(tool.name.to_string(), Map::new(), now));
+                    }
                     self.base = Base::Args(
                         ArgsState::new(
                             self.server.clone(),
@@ -288,8 +379,7 @@ impl App {
             Base::Args(a, tool) => match a.handle_key(key)? {
                 ArgsOutcome::Run(args) => {
                     let tool = tool.clone();
-                    self.base = Base::Calling(WaitingState::call(self.server.clone(), &tool), now);
-                    Some(Effect::CallTool(tool, args))
+                    Some(self.start_call(tool, args, now))
                 }
                 ArgsOutcome::Back => {
                     self.base = self.tools_screen();
@@ -325,6 +415,11 @@ impl App {
                 Some(UrlChoice::Copy) => {
                     let url = s.url().map(str::to_string);
                     (Some(Prompt::Url(s, tx)), url.map(Effect::Copy))
+                }
+                Some(UrlChoice::Open) => {
+                    // Answered once the browser has started (App::opened).
+                    let url = s.url().map(str::to_string);
+                    (Some(Prompt::Url(s, tx)), url.map(Effect::Open))
                 }
                 Some(choice) => {
                     if let Some(d) = convert::url_decision(choice) {
@@ -372,8 +467,11 @@ impl App {
     ) -> Option<Position> {
         let mut lines = self.notices.lines(area.width);
         if self.stop_asking {
-            lines.push(ratatui::text::Line::from(
+            lines.extend(crate::text::wrapped_lines(
                 "Stop asking is on: requests from this server are declined (Ctrl-T on the tool list).",
+                area.width,
+                0,
+                ratatui::style::Style::new(),
             ));
         }
         let max = usize::from(area.height / 3);

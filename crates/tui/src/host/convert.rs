@@ -2,7 +2,7 @@
 
 use mcp_elicit_client::rmcp::model::{CallToolResult, Tool};
 use mcp_elicit_client::{
-    FormResponse, Notice, ProgressUpdate, RequiredOverview, UrlDecision, UrlOrigin,
+    FormResponse, NotCompleted, Notice, ProgressUpdate, RequiredOverview, UrlDecision, UrlOrigin,
 };
 use mcp_elicit_core::url_safety::Severity;
 use serde_json::Value;
@@ -48,6 +48,56 @@ pub(crate) fn required(o: &RequiredOverview) -> RequiredState {
     RequiredState::new(identity(&o.server), o.tool.clone(), items)
 }
 
+/// What each step of a -32042 overview is, by elicitation id: the server's message
+/// and the site, for the waiting view and the completion notices.
+pub(crate) fn step_labels(o: &RequiredOverview) -> Vec<(String, String)> {
+    o.steps
+        .iter()
+        .map(|s| {
+            let a = &s.analysis;
+            let domain = a
+                .registrable_domain_unicode
+                .as_deref()
+                .or(a.host_unicode.as_deref())
+                .or(a.host_ascii.as_deref());
+            let label = match domain {
+                Some(d) => format!("{} (at {d})", s.message.as_str()),
+                None => s.message.as_str().to_string(),
+            };
+            (s.elicitation_id.clone(), label)
+        })
+        .collect()
+}
+
+/// Whether a tool's input schema has no properties: nothing to fill in or review.
+pub(crate) fn takes_no_arguments(schema: &Value) -> bool {
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_none_or(serde_json::Map::is_empty)
+}
+
+/// Whether a call stopped at a -32042 step because of the user's own choice.
+pub(crate) fn users_choice(reason: NotCompleted) -> bool {
+    matches!(
+        reason,
+        NotCompleted::Declined | NotCompleted::Cancelled | NotCompleted::StopAsking
+    )
+}
+
+/// The result text of a call the user stopped at a -32042 step.
+pub(crate) fn not_run_text(reason: NotCompleted) -> &'static str {
+    match reason {
+        NotCompleted::Declined => {
+            "You declined a browser step this tool needs (decline), so it was not run."
+        }
+        NotCompleted::StopAsking => {
+            "You asked this server to stop asking, so the browser step was declined and the tool was not run."
+        }
+        _ => "You cancelled a browser step this tool needs (cancel), so it was not run.",
+    }
+}
+
 /// The form's outcome as the client's response.
 pub(crate) fn form_response(o: FormOutcome) -> FormResponse {
     match o {
@@ -61,7 +111,7 @@ pub(crate) fn form_response(o: FormOutcome) -> FormResponse {
 /// The consent choice as the client's decision (`None` for Copy, which is not final).
 pub(crate) fn url_decision(c: UrlChoice) -> Option<UrlDecision> {
     Some(match c {
-        UrlChoice::Open => UrlDecision::Open,
+        UrlChoice::Open | UrlChoice::Finished => UrlDecision::Open,
         UrlChoice::Decline => UrlDecision::Decline,
         UrlChoice::StopAsking => UrlDecision::StopAsking,
         UrlChoice::Cancel => UrlDecision::Cancel,

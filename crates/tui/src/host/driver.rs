@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use mcp_elicit_client::rmcp::model::CallToolRequestParams;
 use mcp_elicit_client::rmcp::service::{Peer, RoleClient};
 use mcp_elicit_client::{
-    CallError, Config, ElicitationClient, ServerTarget, SystemBrowser, TransportIdentity, UrlOpener,
+    CallError, Config, ElicitationClient, ManualOpen, ServerTarget, TransportIdentity, UrlOpener,
 };
 use mcp_elicit_core::message::Capability;
 use ratatui::Terminal;
@@ -19,6 +19,7 @@ use tokio::task::JoinHandle;
 
 use super::app::{App, Effect};
 use super::bridge::{TuiUi, UiRequest};
+use super::browser::{self, BrowserChoice};
 use super::{child, convert};
 use crate::terminal::{self, TerminalSession};
 
@@ -29,7 +30,13 @@ pub struct HostOptions {
     pub modes: Capability,
     /// The client library's configuration (rate limit, timeouts, limits).
     pub config: Config,
+    /// Which browser Open starts.
+    pub browser: BrowserChoice,
 }
+
+/// How long a call waits for a completion notice before the waiting view offers Retry
+/// now (the library's default, two minutes, is long for a person at the screen).
+pub(crate) const RETRY_OFFERED_AFTER: Duration = Duration::from_secs(5);
 
 impl Default for HostOptions {
     fn default() -> Self {
@@ -38,7 +45,8 @@ impl Default for HostOptions {
                 form: true,
                 url: true,
             },
-            config: Config::default(),
+            config: Config::default().with_completion_timeout(RETRY_OFFERED_AFTER),
+            browser: BrowserChoice::System,
         }
     }
 }
@@ -63,7 +71,10 @@ fn err(what: &str, e: impl std::fmt::Display) -> HostError {
 /// user quits. The caller checks for a terminal first ([`terminal::require_tty`]).
 pub async fn run(target: &ServerTarget, options: HostOptions) -> Result<(), HostError> {
     let (ui, ui_rx) = TuiUi::new(options.modes);
-    let client = ElicitationClient::new(ui, SystemBrowser, options.config);
+    // The screen starts the browser itself before consenting (see `browser`), so a
+    // missing browser keeps the consent screen; the client opens nothing more.
+    let client = ElicitationClient::new(ui, ManualOpen, options.config);
+    let browser = options.browser.clone();
     eprintln!("mcp-elicit: connecting to {target} ...");
     let mut stderr = None;
     let mut process = None;
@@ -83,7 +94,7 @@ pub async fn run(target: &ServerTarget, options: HostOptions) -> Result<(), Host
     let result = match connection {
         Ok(connection) => {
             let peer = connection.peer().clone();
-            let r = run_connected(&client, peer, client.transport_identity(), ui_rx).await;
+            let r = run_connected(&client, peer, client.transport_identity(), ui_rx, browser).await;
             let _ = connection.cancel().await;
             r
         }
@@ -105,6 +116,7 @@ async fn run_connected<O: UrlOpener>(
     peer: Peer<RoleClient>,
     transport: TransportIdentity,
     ui_rx: mpsc::UnboundedReceiver<UiRequest>,
+    browser: BrowserChoice,
 ) -> Result<(), HostError> {
     let tools = peer
         .list_all_tools()
@@ -126,7 +138,10 @@ async fn run_connected<O: UrlOpener>(
         peer,
         ui_rx,
         input_rx,
-        |u| terminal::copy_to_clipboard(u).map_err(|e| e.to_string()),
+        Actions {
+            copy: |u: &str| terminal::copy_to_clipboard(u).map_err(|e| e.to_string()),
+            browser,
+        },
     )
     .await;
     stop.store(true, Ordering::SeqCst);
@@ -159,6 +174,14 @@ fn spawn_input(
     })
 }
 
+/// What the screen loop does outside the screens: copying and starting the browser.
+pub(crate) struct Actions<C> {
+    /// Copies a URL (OSC 52 on the real terminal).
+    pub(crate) copy: C,
+    /// The browser Open starts.
+    pub(crate) browser: BrowserChoice,
+}
+
 /// The running tool call.
 struct Running {
     tool: String,
@@ -174,10 +197,11 @@ pub(crate) async fn run_loop<B: Backend, O: UrlOpener>(
     peer: Peer<RoleClient>,
     mut ui_rx: mpsc::UnboundedReceiver<UiRequest>,
     mut input: mpsc::UnboundedReceiver<Event>,
-    copy: impl Fn(&str) -> Result<(), String>,
+    actions: Actions<impl Fn(&str) -> Result<(), String>>,
 ) -> Result<(), HostError> {
     let mut tick = tokio::time::interval(Duration::from_millis(250));
     let mut running: Option<Running> = None;
+    let mut opening: Option<JoinHandle<Result<(), String>>> = None;
     loop {
         let now = Instant::now();
         app.stop_asking = client.is_stop_asking();
@@ -210,7 +234,12 @@ pub(crate) async fn run_loop<B: Backend, O: UrlOpener>(
                             r.task.abort();
                         }
                     }
-                    Some(Effect::Copy(url)) => app.copied(copy(&url)),
+                    Some(Effect::Copy(url)) => app.copied((actions.copy)(&url)),
+                    Some(Effect::Open(url)) if opening.is_none() => {
+                        let choice = actions.browser.clone();
+                        opening = Some(tokio::task::spawn_blocking(move || browser::launch(&choice, &url)));
+                    }
+                    Some(Effect::Open(_)) => {}
                     Some(Effect::ToggleStopAsking) => client.set_stop_asking(!client.is_stop_asking()),
                     None => {}
                 }
@@ -241,6 +270,16 @@ pub(crate) async fn run_loop<B: Backend, O: UrlOpener>(
                         ))),
                     }
                 }
+            }
+            opened = async {
+                match opening.as_mut() {
+                    Some(t) => t.await,
+                    None => std::future::pending().await,
+                }
+            } => {
+                opening = None;
+                let result = opened.unwrap_or_else(|e| Err(format!("the browser launcher stopped: {e}")));
+                app.opened(result, Instant::now());
             }
             _ = tick.tick() => app.tick(Instant::now()),
         }

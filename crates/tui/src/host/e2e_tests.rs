@@ -156,7 +156,13 @@ async fn reference_url_request_shows_consent_and_open_reaches_the_opener() {
     h.app.key(key(KeyCode::Char('o')), Instant::now());
     assert_has(&draw(&mut h.app), "press O again to open it anyway");
     assert!(h.opener.opened().is_empty());
-    h.app.key(key(KeyCode::Char('o')), Instant::now());
+    let effect = h.app.key(key(KeyCode::Char('o')), Instant::now());
+    assert!(
+        matches!(effect, Some(super::app::Effect::Open(_))),
+        "{effect:?}"
+    );
+    // The browser started (the driver reports it): consent goes to the client.
+    h.app.opened(Ok(()), Instant::now());
     let result = guard(call).await.expect("join").expect("call ok");
     h.app.call_finished("demo_url", Ok(result));
     assert_has(&draw(&mut h.app), "You agreed to open the page");

@@ -4,6 +4,7 @@
 
 mod app;
 mod bridge;
+mod browser;
 mod child;
 mod convert;
 mod driver;
@@ -13,4 +14,5 @@ mod e2e_tests;
 mod tests;
 
 pub use bridge::TuiUi;
+pub use browser::BrowserChoice;
 pub use driver::{HostError, HostOptions, run};

@@ -18,7 +18,9 @@ use tokio::sync::oneshot;
 
 use super::app::{App, Base, Effect};
 use super::bridge::UiRequest;
-use crate::testutil::{assert_has, ctrl, key, screen, typing};
+use crate::testutil::{
+    assert_buttons, assert_focused_button, assert_has, assert_lacks, ctrl, key, screen, typing,
+};
 
 fn client_identity() -> mcp_elicit_client::ServerIdentity {
     mcp_elicit_client::ServerIdentity::new(
@@ -141,9 +143,88 @@ fn url_open_and_copy() {
         Some(Effect::Copy("https://mcp.example.com/connect".into()))
     );
     a.copied(Ok(()));
-    assert_has(&draw(&mut a), "Copied the URL");
-    assert_eq!(press(&mut a, vec![key(KeyCode::Char('o'))]), None);
+    let s = draw(&mut a);
+    // Only what was done is claimed: the terminal may have dropped OSC 52.
+    assert_has(&s, "Asked your terminal to copy the URL (OSC 52)");
+    assert_lacks(&s, "Copied");
+    assert_focused_button(&s, "I finished in my browser (F)", 80);
+    // Open starts the browser first; the answer waits for it.
+    assert_eq!(
+        press(&mut a, vec![key(KeyCode::Char('o'))]),
+        Some(Effect::Open("https://mcp.example.com/connect".into()))
+    );
+    assert!(rx.try_recv().is_err());
+    a.opened(Ok(()), Instant::now());
     assert_eq!(rx.try_recv().ok(), Some(UrlDecision::Open));
+}
+
+#[test]
+fn with_no_browser_open_keeps_the_screen_and_copy_stays_possible() {
+    let mut a = app();
+    let (tx, mut rx) = oneshot::channel();
+    a.request(
+        UiRequest::Url(Box::new(url_prompt("https://mcp.example.com/connect")), tx),
+        Instant::now(),
+    );
+    press(&mut a, vec![key(KeyCode::Char('o'))]);
+    a.opened(
+        Err("no browser is configured (--browser none)".into()),
+        Instant::now(),
+    );
+    // Nothing was answered: no cancel for a user who can still copy the URL.
+    assert!(rx.try_recv().is_err());
+    let s = draw(&mut a);
+    assert_has(&s, "Could not start a browser: no browser is configured");
+    assert_buttons(
+        &s,
+        &[
+            "Copy URL (C)",
+            "I finished in my browser (F)",
+            "Decline (D)",
+            "Cancel (Esc)",
+        ],
+        80,
+    );
+    assert_focused_button(&s, "Copy URL (C)", 80);
+    assert_eq!(
+        press(&mut a, vec![key(KeyCode::Char('c'))]),
+        Some(Effect::Copy("https://mcp.example.com/connect".into()))
+    );
+    // "I finished in my browser" consents without starting anything.
+    assert_eq!(press(&mut a, vec![key(KeyCode::Char('f'))]), None);
+    assert_eq!(rx.try_recv().ok(), Some(UrlDecision::Open));
+}
+
+#[test]
+fn a_completion_notice_for_the_url_on_screen_moves_on_by_itself() {
+    let mut a = app();
+    let (tx, mut rx) = oneshot::channel();
+    a.request(
+        UiRequest::Url(Box::new(url_prompt("https://mcp.example.com/connect")), tx),
+        Instant::now(),
+    );
+    press(&mut a, vec![key(KeyCode::Char('c'))]);
+    a.copied(Ok(()));
+    // Another elicitation's completion changes nothing.
+    a.request(
+        UiRequest::Notify(Notice::Completed {
+            server: client_identity(),
+            elicitation_id: "someone-else".into(),
+        }),
+        Instant::now(),
+    );
+    assert!(rx.try_recv().is_err());
+    assert!(a.prompt.is_some());
+    // The user finished in another browser: the screen goes, consent is sent, never cancel.
+    a.request(
+        UiRequest::Notify(Notice::Completed {
+            server: client_identity(),
+            elicitation_id: "el-1".into(),
+        }),
+        Instant::now(),
+    );
+    assert_eq!(rx.try_recv().ok(), Some(UrlDecision::Open));
+    assert!(a.prompt.is_none());
 }
 
 #[test]
@@ -246,7 +327,10 @@ fn secret_looking_forms_are_warned_about_and_links_noted() {
     let (tx, _rx) = oneshot::channel();
     a.request(UiRequest::Form(Box::new(p), tx), Instant::now());
     let s = draw(&mut a);
-    assert_has(&s, "Warning: this form looks like it asks for a secret.");
+    assert_has(
+        &s,
+        "Warning: this form looks like it asks for a secret (2 findings",
+    );
     assert_has(&s, "Note: ");
 }
 

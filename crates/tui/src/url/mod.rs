@@ -28,6 +28,9 @@ pub enum UrlChoice {
     /// Copy the URL to the clipboard. Not final: the screen stays; call
     /// [`UrlConsentState::set_copied`] with the result.
     Copy,
+    /// The user opened the URL themselves (after Copy, or when no browser could be
+    /// started) and says they finished there: consent, without starting a browser.
+    Finished,
     /// Explicit no.
     Decline,
     /// Explicit no, and stop asking for the rest of the session (the "stop asking this
@@ -42,6 +45,7 @@ pub enum UrlChoice {
 pub(crate) enum UrlButton {
     Open,
     Copy,
+    Finished,
     Decline,
     Cancel,
 }
@@ -75,6 +79,10 @@ pub struct UrlConsentState {
     pub(crate) stop_asking: bool,
     pub(crate) status: Option<String>,
     pub(crate) scroll: usize,
+    /// The server's `elicitationId`, when known: its completion notice answers the screen.
+    pub(crate) elicitation_id: Option<String>,
+    /// Set after Copy or a failed Open: "I finished in my browser" is offered.
+    pub(crate) offer_finished: bool,
 }
 
 impl UrlConsentState {
@@ -101,7 +109,38 @@ impl UrlConsentState {
             stop_asking: false,
             status: None,
             scroll: 0,
+            elicitation_id: None,
+            offer_finished: false,
         }
+    }
+
+    /// Remembers the server's `elicitationId`, so its completion notice can answer the
+    /// screen ([`Self::elicitation_id`]).
+    pub fn set_elicitation_id(&mut self, id: impl Into<String>) {
+        self.elicitation_id = Some(id.into());
+    }
+
+    /// The server's `elicitationId`, when known.
+    pub fn elicitation_id(&self) -> Option<&str> {
+        self.elicitation_id.as_deref()
+    }
+
+    /// Whether "I finished in my browser" is offered (after Copy or a failed Open).
+    pub fn offers_finished(&self) -> bool {
+        self.offer_finished
+    }
+
+    /// Reports that [`UrlChoice::Open`] could not start a browser: the screen stays (no
+    /// answer is sent), says why, and offers Copy and "I finished in my browser".
+    pub fn set_open_failed(&mut self, error: &str) {
+        self.offer_finished = true;
+        self.confirming = false;
+        self.focus = UrlButton::Copy;
+        self.status = Some(format!(
+            "Could not start a browser: {}. Nothing was sent to the server. Copy the URL (C) \
+             or select it above, open it yourself, then choose \"I finished in my browser\" (F).",
+            crate::text::one_line(error)
+        ));
     }
 
     /// Whether the URL may be opened (not blocked).
@@ -123,13 +162,24 @@ impl UrlConsentState {
         self.stop_asking
     }
 
-    /// Reports the result of a [`UrlChoice::Copy`].
+    /// Reports the result of a [`UrlChoice::Copy`]. The terminal is only asked to copy
+    /// (OSC 52) and cannot say whether it did, so the screen says what was done, where
+    /// else to find the URL, and offers "I finished in my browser".
     pub fn set_copied(&mut self, result: Result<(), String>) {
+        self.offer_finished = true;
         self.status = Some(match result {
-            Ok(()) => "Copied the URL to the clipboard. Open it yourself, then come back; \
-                       or choose Open, Decline or Cancel here."
-                .into(),
-            Err(e) => format!("Could not copy the URL: {}", crate::text::one_line(&e)),
+            Ok(()) => {
+                self.focus = UrlButton::Finished;
+                "Asked your terminal to copy the URL (OSC 52). Some terminals ignore this (tmux \
+                 by default): if pasting gives nothing, select the URL above instead. Open it \
+                 in any browser, then choose \"I finished in my browser\" (F)."
+                    .into()
+            }
+            Err(e) => format!(
+                "Could not copy the URL: {}. Select it above instead, open it in any browser, \
+                 then choose \"I finished in my browser\" (F).",
+                crate::text::one_line(&e)
+            ),
         });
     }
 
@@ -145,19 +195,19 @@ impl UrlConsentState {
 
     pub(crate) fn buttons(&self) -> Vec<UrlButton> {
         if self.can_open() {
-            vec![
-                UrlButton::Open,
-                UrlButton::Copy,
-                UrlButton::Decline,
-                UrlButton::Cancel,
-            ]
+            let mut v = vec![UrlButton::Open, UrlButton::Copy];
+            if self.offer_finished {
+                v.push(UrlButton::Finished);
+            }
+            v.extend([UrlButton::Decline, UrlButton::Cancel]);
+            v
         } else {
             vec![UrlButton::Decline, UrlButton::Cancel]
         }
     }
 
-    /// Handles one key. Keys: O open (twice when there are warnings), C copy, D or Ctrl-D
-    /// decline, Esc or Ctrl-C cancel, Ctrl-T toggles "stop asking this server",
+    /// Handles one key. Keys: O open (twice when there are warnings), C copy, F "I
+    /// finished in my browser" (after a copy or a failed open), D or Ctrl-D decline, Esc or Ctrl-C cancel, Ctrl-T toggles "stop asking this server",
     /// Tab/←/→ move between buttons, Enter/Space press the focused one, ↑/↓ scroll.
     pub fn handle_key(&mut self, key: KeyEvent) -> Option<UrlChoice> {
         if !is_press(&key) {
@@ -178,6 +228,9 @@ impl UrlConsentState {
         }
         if letter(&key, 'c') {
             return self.press(UrlButton::Copy);
+        }
+        if letter(&key, 'f') && self.offer_finished {
+            return self.press(UrlButton::Finished);
         }
         let buttons = self.buttons();
         let at = buttons.iter().position(|b| *b == self.focus).unwrap_or(0);
@@ -205,7 +258,7 @@ impl UrlConsentState {
 
     fn press(&mut self, b: UrlButton) -> Option<UrlChoice> {
         match b {
-            UrlButton::Open | UrlButton::Copy if !self.can_open() => {
+            UrlButton::Open | UrlButton::Copy | UrlButton::Finished if !self.can_open() => {
                 self.status = Some(format!(
                     "This URL is blocked and cannot be opened or copied: {}",
                     self.block_reasons().join("; ")
@@ -231,6 +284,7 @@ impl UrlConsentState {
                 Some(UrlChoice::Open)
             }
             UrlButton::Copy => Some(UrlChoice::Copy),
+            UrlButton::Finished => Some(UrlChoice::Finished),
             UrlButton::Decline => Some(self.decline()),
             UrlButton::Cancel => Some(UrlChoice::Cancel),
         }

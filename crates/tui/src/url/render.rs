@@ -11,7 +11,9 @@ use crate::chrome::{self, Hint, rule, viewport};
 use crate::{text, theme};
 
 impl UrlConsentState {
-    /// Draws the consent screen into `area`.
+    /// Draws the consent screen into `area`. The buttons (Open / Copy / Decline /
+    /// Cancel, and "I finished in my browser" after a copy) are pinned below the
+    /// scrolling body.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         let what = match self.context {
             UrlContext::Request => "URL request",
@@ -19,35 +21,35 @@ impl UrlConsentState {
         };
         let mut header = self.server.header_lines(what, area.width);
         header.push(rule(area.width));
-        let footer = self.footer_lines(area.width);
-        let r = chrome::regions(area, header.len(), footer.len());
-        chrome::draw_lines(&header, 0, r.header, buf);
-        chrome::draw_lines(&footer, 0, r.footer, buf);
-        let lines = self.body_lines(r.body.width);
-        let h = viewport(usize::from(r.body.height), lines.len());
+        let footer = self.footer(area.width);
+        let body = chrome::frame(area, &header, &footer, buf);
+        let lines = self.body_lines(body.width);
+        let h = viewport(usize::from(body.height), lines.len());
         self.scroll = self.scroll.min(lines.len().saturating_sub(h));
-        chrome::draw_scrolled(&lines, self.scroll, r.body, buf);
+        chrome::draw_scrolled(&lines, self.scroll, body, buf);
     }
 
-    fn footer_lines(&self, width: u16) -> Vec<Line<'static>> {
-        let mut out = vec![rule(width)];
+    fn footer(&self, width: u16) -> chrome::Footer {
+        let mut notes = Vec::new();
         if let Some(s) = &self.status {
-            out.extend(text::wrapped_lines(s, width, 0, theme::warning()));
+            notes.extend(text::wrapped_lines(s, width, 0, theme::warning()));
         }
+        let tick = if self.stop_asking { "[x]" } else { "[ ]" };
+        notes.extend(text::wrapped_lines(
+            &format!(
+                "{tick} Stop asking this server: declining also refuses its later requests (Ctrl-T)"
+            ),
+            width,
+            0,
+            Style::new(),
+        ));
         let mut hints: Vec<Hint<'_>> = Vec::new();
-        if self.can_open() {
-            hints.push(("O", "open in browser"));
-            hints.push(("C", "copy URL"));
+        hints.extend([("Tab/←/→", "choose"), ("Enter", "press"), ("↑/↓", "scroll")]);
+        chrome::Footer {
+            notes,
+            buttons: self.button_lines(width),
+            help: chrome::help_lines(&hints, width),
         }
-        hints.extend([
-            ("D", "decline"),
-            ("Esc", "cancel"),
-            ("Ctrl-T", "stop asking"),
-            ("Tab", "next button"),
-            ("↑/↓", "scroll"),
-        ]);
-        out.extend(chrome::help_lines(&hints, width));
-        out
     }
 
     fn body_lines(&self, width: u16) -> Vec<Line<'static>> {
@@ -87,11 +89,7 @@ impl UrlConsentState {
                 0,
                 theme::error(),
             ));
-        } else if let Some(d) = a
-            .registrable_domain_unicode
-            .as_deref()
-            .or(a.registrable_domain.as_deref())
-        {
+        } else if let Some(d) = shown_domain(a) {
             lines.extend(text::wrapped_lines(
                 &format!(
                     "Only open it if you trust {} with what you enter there.",
@@ -102,36 +100,41 @@ impl UrlConsentState {
                 Style::new(),
             ));
         }
-        let tick = if self.stop_asking { "[x]" } else { "[ ]" };
-        lines.extend(text::wrapped_lines(
-            &format!(
-                "{tick} Stop asking this server: declining also refuses its later requests (Ctrl-T)"
-            ),
-            width,
-            0,
-            Style::new(),
-        ));
-        lines.push(Line::default());
-        lines.extend(self.button_lines(width));
         lines
     }
 
     fn button_lines(&self, width: u16) -> Vec<Line<'static>> {
-        let buttons: Vec<(&str, bool)> = self
+        let open = match shown_domain(&self.analysis) {
+            // The site is named in the button itself (cut when very long).
+            Some(d) => format!("Open {} (O)", chrome::ellipsize(&text::one_line(d), 24)),
+            None => "Open in browser (O)".to_string(),
+        };
+        let buttons: Vec<(String, bool)> = self
             .buttons()
             .into_iter()
             .map(|b| {
                 let name = match b {
-                    UrlButton::Open => "Open in browser (O)",
-                    UrlButton::Copy => "Copy URL (C)",
-                    UrlButton::Decline => "Decline (D)",
-                    UrlButton::Cancel => "Cancel (Esc)",
+                    UrlButton::Open => open.clone(),
+                    UrlButton::Copy => "Copy URL (C)".into(),
+                    UrlButton::Finished => "I finished in my browser (F)".into(),
+                    UrlButton::Decline => "Decline (D)".into(),
+                    UrlButton::Cancel => "Cancel (Esc)".into(),
                 };
                 (name, self.focus == b)
             })
             .collect();
-        chrome::button_lines(&buttons, width)
+        let shown: Vec<(&str, bool)> = buttons.iter().map(|(n, f)| (n.as_str(), *f)).collect();
+        chrome::button_lines(&shown, width)
     }
+}
+
+/// The registrable domain (Unicode form first), else the host.
+fn shown_domain(a: &UrlAnalysis) -> Option<&str> {
+    a.registrable_domain_unicode
+        .as_deref()
+        .or(a.registrable_domain.as_deref())
+        .or(a.host_unicode.as_deref())
+        .or(a.host_ascii.as_deref())
 }
 
 /// The full URL, hard-wrapped, with the highlighted part (the registrable domain, or the
@@ -204,12 +207,7 @@ fn identity_lines(a: &UrlAnalysis, width: u16) -> Vec<Line<'static>> {
     } else {
         "Host (marked ^ above): "
     };
-    let domain = a
-        .registrable_domain_unicode
-        .as_deref()
-        .or(a.registrable_domain.as_deref())
-        .or(a.host_unicode.as_deref())
-        .or(a.host_ascii.as_deref());
+    let domain = shown_domain(a);
     if let Some(d) = domain {
         let mut spans = vec![
             Span::styled(domain_label, theme::label()),
@@ -239,7 +237,10 @@ fn identity_lines(a: &UrlAnalysis, width: u16) -> Vec<Line<'static>> {
                 Style::new(),
             ));
         }
-        (_, Some(h)) | (Some(h), None) => {
+        // Named once: skip the host line when the line above already shows it.
+        (_, Some(h)) | (Some(h), None)
+            if Some(h) != domain && a.host_unicode.as_deref() != domain =>
+        {
             out.extend(text::wrapped_lines(
                 &format!("Host: {h}"),
                 width,
@@ -247,7 +248,7 @@ fn identity_lines(a: &UrlAnalysis, width: u16) -> Vec<Line<'static>> {
                 Style::new(),
             ));
         }
-        (None, None) => {}
+        _ => {}
     }
     out
 }

@@ -178,7 +178,13 @@ fn copy_result_is_reported() {
     let mut s = consent("https://example.com/");
     assert_eq!(s.handle_key(key(KeyCode::Char('c'))), Some(UrlChoice::Copy));
     s.set_copied(Ok(()));
-    assert_has(&draw(&mut s, 80, 24), "Copied the URL to the clipboard.");
+    let sc = draw(&mut s, 80, 24);
+    assert_has(&sc, "Asked your terminal to copy the URL (OSC 52).");
+    assert_has(&sc, "select the URL above instead");
+    assert_eq!(
+        s.handle_key(key(KeyCode::Char('f'))),
+        Some(UrlChoice::Finished)
+    );
     s.set_copied(Err("no terminal".into()));
     assert_has(&draw(&mut s, 80, 24), "Could not copy the URL: no terminal");
 }

@@ -45,6 +45,8 @@ pub struct WaitingState {
     pub(crate) retry: bool,
     /// The latest progress the server reported for the running request.
     pub(crate) progress: Option<Progress>,
+    /// What each pending elicitation is, by id: the server's message and the domain.
+    pub(crate) labels: std::collections::BTreeMap<String, String>,
 }
 
 /// Spinner frames (ASCII so every terminal shows them).
@@ -66,6 +68,7 @@ impl WaitingState {
             stalled: false,
             retry: true,
             progress: None,
+            labels: Default::default(),
         }
     }
 
@@ -79,6 +82,7 @@ impl WaitingState {
             stalled: false,
             retry: false,
             progress: None,
+            labels: Default::default(),
         }
     }
 
@@ -96,6 +100,12 @@ impl WaitingState {
         );
         self.pending = pending;
         self.progress = None;
+    }
+
+    /// What each pending elicitation is (the server's message and the domain, by id),
+    /// listed instead of the raw ids.
+    pub fn set_labels(&mut self, labels: std::collections::BTreeMap<String, String>) {
+        self.labels = labels;
     }
 
     /// Marks the wait as overdue (shows a question instead of a plain spinner).
@@ -193,10 +203,11 @@ impl WaitingState {
         if !self.pending.is_empty() {
             lines.push(Line::from(format!("Still pending: {}", self.pending.len())));
             for p in &self.pending {
-                lines.push(Line::from(Span::styled(
-                    format!("  elicitation {}", text::one_line(p)),
-                    theme::dim(),
-                )));
+                let shown = match self.labels.get(p) {
+                    Some(l) => format!("  - {}", text::one_line(l)),
+                    None => format!("  - elicitation {}", text::one_line(p)),
+                };
+                lines.push(Line::from(Span::styled(shown, theme::dim())));
             }
         }
         lines.push(Line::default());
