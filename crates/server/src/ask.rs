@@ -307,7 +307,7 @@ impl Questions<'_> {
 
     fn push_form(&mut self, key: &str, message: String, schema: Schema) -> Result<(), Error> {
         self.ask.claim(key)?;
-        self.ask.elicitor.require(Mode::Form)?;
+        self.ask.require(Mode::Form)?;
         let findings = checks::lint(
             &schema,
             &self.ask.elicitor.hub().config().reviewed_not_secret,
@@ -504,8 +504,9 @@ impl Ask {
     ///   is used up); a decline or cancel returns [`UrlOutcome::Declined`] /
     ///   [`UrlOutcome::Cancelled`] and forgets it.
     ///
-    /// Refused with [`ErrorKind::ModeNotSupported`] when the client did not declare
-    /// URL mode: tell the user instead ([`Elicitor::url_unsupported`]), never fall back
+    /// Refused when the client did not declare URL mode
+    /// ([`ErrorKind::ModeNotSupported`] on 2025-11-25, -32021
+    /// [`ErrorKind::MissingCapability`] on 2026-07-28): tell the user instead ([`Elicitor::url_unsupported`]), never fall back
     /// to a form for secrets.
     pub async fn url<F, Fut>(&mut self, key: &str, make: F) -> Result<UrlOutcome, Stop>
     where
@@ -514,7 +515,7 @@ impl Ask {
     {
         self.claim(key)?;
         if self.revision == Revision::Requests {
-            self.elicitor.require(Mode::Url)?;
+            self.require(Mode::Url)?;
             let elicitation = make().await?;
             return Err(Stop::from(self.elicitor.url_required(&[elicitation]).await));
         }
@@ -524,7 +525,7 @@ impl Ask {
         let id = match self.urls_in.get(key) {
             Some(id) => id.clone(),
             None => {
-                self.elicitor.require(Mode::Url)?;
+                self.require(Mode::Url)?;
                 let elicitation = make().await?;
                 self.elicitor.register_round_url(&elicitation).await?;
                 elicitation.id().as_str().to_owned()
@@ -558,6 +559,21 @@ impl Ask {
             urls,
             ttl,
         )?))
+    }
+
+    /// Refuses an undeclared elicitation mode: -32021 naming the capability on
+    /// 2026-07-28 (capabilities travel with the request), [`ErrorKind::ModeNotSupported`]
+    /// (-32602) on 2025-11-25.
+    fn require(&self, mode: Mode) -> Result<(), Error> {
+        match self.revision {
+            Revision::Rounds if !self.declared.elicitation.supports(mode) => {
+                Err(Error::missing_capability(
+                    json!({"elicitation": {mode.as_str(): {}}}),
+                    &format!("elicitation.{mode}"),
+                ))
+            }
+            _ => self.elicitor.require(mode),
+        }
     }
 
     /// Records `key` as asked by this run; a key asked twice is a bug in the handler.

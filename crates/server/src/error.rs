@@ -70,6 +70,10 @@ pub enum ErrorKind {
     /// and request (oversized, malformed, modified, truncated, another user's, tool's or
     /// arguments', sealed with a retired key) or has expired (JSON-RPC -32602).
     InvalidState,
+    /// 2026-07-28: the request needs a client capability its `_meta` does not declare
+    /// (JSON-RPC -32021 `MissingRequiredClientCapabilityError`, `data.requiredCapabilities`
+    /// names it). On 2025-11-25 the same situation is [`ErrorKind::ModeNotSupported`].
+    MissingCapability,
     /// A configuration value is unusable (a key file, a key ring).
     Config,
     /// A bug or an unexpected failure inside the server (a question key asked twice in
@@ -104,6 +108,7 @@ impl ErrorKind {
             Self::Random => "random",
             Self::UrlElicitationRequired => "url_elicitation_required",
             Self::InvalidState => "invalid_state",
+            Self::MissingCapability => "missing_capability",
             Self::Config => "config",
             Self::Internal => "internal",
         }
@@ -125,6 +130,7 @@ enum Detail {
     Core(mcp_elicit_core::error::Errors),
     Client(ErrorData),
     Required(UrlElicitationRequired),
+    Capabilities(Value),
 }
 
 /// An elicitation failure: a kind, a sentence, and the details that go with the kind.
@@ -185,6 +191,18 @@ impl Error {
                 error.code.0, error.message
             ),
             detail: Box::new(Detail::Client(error)),
+        }
+    }
+
+    /// -32021 for a request whose `_meta` lacks `required` (a `ClientCapabilities`
+    /// object such as `{"sampling": {}}`).
+    pub(crate) fn missing_capability(required: Value, what: &str) -> Self {
+        Self {
+            kind: ErrorKind::MissingCapability,
+            message: format!(
+                "this request needs the client capability {what}, which its _meta does not declare; nothing was sent"
+            ),
+            detail: Box::new(Detail::Capabilities(required)),
         }
     }
 
@@ -266,6 +284,7 @@ impl Error {
             | ErrorKind::InvalidState
             | ErrorKind::Deserialize => ErrorCode::INVALID_PARAMS,
             ErrorKind::UnsupportedProtocol => ErrorCode::INVALID_REQUEST,
+            ErrorKind::MissingCapability => ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
             // A quota, not a fault: the server is fine and a later call can succeed.
             ErrorKind::TooManyPending => ErrorCode(QUOTA_EXCEEDED),
             _ => ErrorCode::INTERNAL_ERROR,
@@ -306,6 +325,9 @@ impl Error {
                             "clientError".into(),
                             json!({"code": e.code.0, "message": e.message}),
                         );
+                    }
+                    Detail::Capabilities(required) => {
+                        map.insert("requiredCapabilities".into(), required.clone());
                     }
                     Detail::None | Detail::Required(_) => {}
                 }

@@ -323,14 +323,24 @@ async fn url_mode_rounds_until_the_page_is_done_then_completes_once() {
 async fn modes_come_from_this_request_and_32042_never_leaves_on_2026() {
     let hub = rounds_hub("alice", ManualClock::new());
     let mut c = Rounds::connect(&hub);
+    // Undeclared in this request: -32021 naming what is missing, nothing stored.
     c.caps = json!({"elicitation": {"form": {}}});
-    let (code, message) = Rounds::error(&c.call("connect", json!({})).await);
-    assert_eq!(code, -32602);
-    assert!(message.contains("url mode"), "{message}");
+    let r = c.call("connect", json!({})).await;
+    let (code, message) = Rounds::error(&r);
+    assert_eq!(code, -32021);
+    assert!(message.contains("elicitation.url"), "{message}");
+    assert_eq!(
+        r["error"]["data"]["requiredCapabilities"],
+        json!({"elicitation": {"url": {}}})
+    );
     c.caps = json!({});
-    let (code, message) = Rounds::error(&c.call("handle", json!({})).await);
-    assert_eq!(code, -32602);
-    assert!(message.contains("form mode"), "{message}");
+    let r = c.call("handle", json!({})).await;
+    assert_eq!(Rounds::error(&r).0, -32021);
+    assert_eq!(
+        r["error"]["data"]["requiredCapabilities"],
+        json!({"elicitation": {"form": {}}})
+    );
+    assert_eq!(hub.pending_count().await.expect("count"), 0);
     c.caps = json!({"elicitation": {"url": {}}});
     let r = c.call("legacy_required", json!({})).await;
     let (code, _) = Rounds::error(&r);

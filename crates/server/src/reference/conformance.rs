@@ -303,8 +303,51 @@ async fn run(
             q.ask().await?;
             Ok(text(format!("Asked for: {}", asked.join(", "))))
         }
+        "test_missing_capability" => {
+            let mut q = ask.questions();
+            let t = q.request(
+                "greeting",
+                METHOD_SAMPLING,
+                sampling("Generate a greeting", 50),
+            )?;
+            let answer = q.ask().await?.value(t)?;
+            Ok(text(format!("LLM response: {}", sampled_text(&answer))))
+        }
+        "test_streaming_elicitation" => {
+            let outcome = ask
+                .form_with_schema("user_name", "What is your name?", &one_string("name")?)
+                .await?;
+            Ok(text(format!("Hello, {}!", field(&outcome, "name"))))
+        }
+        "test_logging_tool" => log_three(&ask, ctx).await,
         _ => Err(ErrorData::invalid_params(format!("unknown tool {name:?}"), None).into()),
     }
+}
+
+/// Three log messages: on 2026-07-28 only when the request's `_meta` sets a log level
+/// (servers MUST NOT log otherwise), on 2025-11-25 always (the session's level rules).
+#[allow(deprecated)] // Logging is deprecated in 2026-07-28, and still specified.
+async fn log_three(ask: &Ask, ctx: &RequestContext<RoleServer>) -> Result<CallToolResult, Stop> {
+    let allowed = ask.revision() == crate::revision::Revision::Requests
+        || ctx.meta.get("io.modelcontextprotocol/logLevel").is_some();
+    if allowed {
+        for data in [
+            "Tool execution started",
+            "Tool processing data",
+            "Tool execution completed",
+        ] {
+            let param: rmcp::model::LoggingMessageNotificationParam =
+                serde_json::from_value(json!({"level": "info", "data": data})).map_err(|e| {
+                    ErrorData::internal_error(format!("built-in log line: {e}"), None)
+                })?;
+            let _ = ctx.peer.notify_logging_message(param).await;
+        }
+    }
+    Ok(text(if allowed {
+        "Logged three messages"
+    } else {
+        "Nothing logged: no log level was asked for"
+    }))
 }
 
 fn q_declares(q: &crate::ask::Questions<'_>, method: &str) -> bool {

@@ -22,8 +22,8 @@ use std::time::Duration;
 
 #[allow(deprecated)]
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorCode,
-    GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, DiscoverResult,
+    ErrorCode, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
     ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
     ServerConfig, SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
@@ -273,6 +273,22 @@ impl ServerHandler for ReferenceServer {
                  demo_secret (a form the server refuses to send), demo_url (URL mode), connect_demo (-32042 \
                  until you finish a URL elicitation).",
             )
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        // 2026-07-28 replaced resources/subscribe with subscriptions/listen, which this
+        // server does not offer: do not advertise subscriptions there.
+        let mut info = self.get_info();
+        if let Some(resources) = info.capabilities.resources.as_mut() {
+            resources.subscribe = None;
+        }
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            info,
+        ))
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
