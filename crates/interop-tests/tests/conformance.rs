@@ -1,7 +1,8 @@
-//! The official MCP conformance suite (`@modelcontextprotocol/conformance` 0.1.16, see
+//! The official MCP conformance suite (`@modelcontextprotocol/conformance` 0.2.0-alpha.12, see
 //! `interop/CONFORMANCE.md`): the three elicitation server scenarios against
-//! `mcp-elicit serve --conformance`, and the client scenarios of the core suite that apply (all but
-//! `auth/*`) against `mcp-elicit conformance-client`.
+//! `mcp-elicit serve --conformance`, and every client scenario that applies to an elicitation
+//! client without authorization, on 2025-11-25 and 2026-07-28, against
+//! `mcp-elicit conformance-client`.
 //! `scripts/conformance` runs the same outside `cargo test` (and the whole active suite with `--active`).
 
 use std::ffi::OsString;
@@ -72,7 +73,7 @@ fn server_elicitation_sep1330_enums() {
     server_scenario("elicitation-sep1330-enums", 5);
 }
 
-fn client_scenario(name: &str, checks: usize) {
+fn client_scenario(name: &str, revision: &str, checks: usize) {
     // The harness splits --command on spaces; the binary path has none in this repository layout.
     let command = format!("{} conformance-client", mcp_elicit_bin().display());
     assert!(
@@ -85,26 +86,37 @@ fn client_scenario(name: &str, checks: usize) {
         command.into(),
         "--scenario".into(),
         name.into(),
+        "--spec-version".into(),
+        revision.into(),
     ]);
     assert_passed(&out, checks);
 }
 
-#[test]
-fn client_elicitation_sep1034_client_defaults() {
-    client_scenario("elicitation-sep1034-client-defaults", 5);
+/// Every client scenario of the 0.2 line that applies to an elicitation client without
+/// authorization, on each revision that requires it (`conformance list`), with its number of
+/// checks.
+macro_rules! client_scenarios {
+    ($($test:ident => $name:literal, $revision:literal, $checks:literal;)*) => {
+        $( #[test] fn $test() { client_scenario($name, $revision, $checks); } )*
+    };
 }
 
-#[test]
-fn client_initialize() {
-    client_scenario("initialize", 1);
-}
-
-#[test]
-fn client_tools_call() {
-    client_scenario("tools_call", 1);
-}
-
-#[test]
-fn client_sse_retry() {
-    client_scenario("sse-retry", 3);
+client_scenarios! {
+    client_2025_initialize => "initialize", "2025-11-25", 1;
+    client_2025_tools_call => "tools_call", "2025-11-25", 2;
+    client_2025_elicitation_sep1034_client_defaults =>
+        "elicitation-sep1034-client-defaults", "2025-11-25", 5;
+    client_2025_sse_retry => "sse-retry", "2025-11-25", 3;
+    client_2025_json_schema_2020_12_preservation =>
+        "json-schema-2020-12-preservation", "2025-11-25", 9;
+    client_2026_tools_call => "tools_call", "2026-07-28", 2;
+    client_2026_sep_2322_client_request_state =>
+        "sep-2322-client-request-state", "2026-07-28", 5;
+    client_2026_request_metadata => "request-metadata", "2026-07-28", 6;
+    client_2026_http_standard_headers => "http-standard-headers", "2026-07-28", 9;
+    client_2026_http_custom_headers => "http-custom-headers", "2026-07-28", 18;
+    client_2026_http_invalid_tool_headers => "http-invalid-tool-headers", "2026-07-28", 12;
+    client_2026_json_schema_ref_no_deref => "json-schema-ref-no-deref", "2026-07-28", 1;
+    client_2026_json_schema_2020_12_preservation =>
+        "json-schema-2020-12-preservation", "2026-07-28", 9;
 }
