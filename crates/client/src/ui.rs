@@ -18,6 +18,7 @@ use std::time::Duration;
 use mcp_elicit_core::Schema;
 use mcp_elicit_core::lint::{LinkFinding, SecretFinding};
 use mcp_elicit_core::message::Capability;
+use mcp_elicit_core::schema::SchemaNotice;
 use mcp_elicit_core::url_safety::UrlAnalysis;
 use mcp_elicit_core::validate::ViolationCode;
 use serde::Serialize;
@@ -51,7 +52,9 @@ pub struct FormPrompt {
     pub request_id: String,
     /// Why the server asks, as plain text (never rendered as markup or with live links).
     pub message: PlainText,
-    /// The checked schema: fields, their kinds and constraints (pattern included).
+    /// The checked schema: fields, their kinds and constraints (pattern included). Read
+    /// tolerantly: see [`schema_notices`](Self::schema_notices) for what the user should
+    /// be told about it.
     pub schema: Arc<Schema>,
     /// `requestedSchema` exactly as the server sent it.
     pub raw_schema: Value,
@@ -71,6 +74,29 @@ pub struct FormPrompt {
     /// URLs found in titles and descriptions. Servers SHOULD NOT put clickable URLs in
     /// form requests; hosts show them as plain text, never as links.
     pub link_findings: Vec<LinkFinding>,
+}
+
+impl FormPrompt {
+    /// What this client did while reading a schema beyond the subset (a pattern or a
+    /// format it cannot check, a default not prefilled, a field accepting several
+    /// types...), one sentence each: show them with the form, next to the field they
+    /// name ([`SchemaNotice::property`]). Empty for a schema inside the subset.
+    pub fn schema_notices(&self) -> &[SchemaNotice] {
+        self.schema.notices()
+    }
+
+    /// The fields whose checks are partly left to the server (an unchecked pattern or
+    /// format, an ignored keyword), each with the keywords concerned: a host marks them.
+    pub fn unchecked_fields(&self) -> Vec<(&str, &[String])> {
+        self.schema
+            .properties()
+            .iter()
+            .filter_map(|p| {
+                let keywords = p.extras()?.unchecked();
+                (!keywords.is_empty()).then_some((p.name(), keywords))
+            })
+            .collect()
+    }
 }
 
 /// The user's answer to a [`FormPrompt`].

@@ -16,7 +16,7 @@
 //! 2025-11-25 schema allows for an error whose request id is unknown). Notifications,
 //! responses and lines that are not JSON get no reply.
 
-use mcp_elicit_core::message::{CreateRequest, METHOD_CREATE};
+use mcp_elicit_core::message::METHOD_CREATE;
 use rmcp::model::{ErrorCode, ErrorData, JsonRpcError, RequestId, ServerJsonRpcMessage};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -120,7 +120,7 @@ fn reply(m: &Map<String, Value>, parse_error: &str) -> JsonRpcError {
     }
     if m.get("method").and_then(Value::as_str) == Some(METHOD_CREATE) {
         let params = m.get("params").unwrap_or(&Value::Null);
-        if let Err(errors) = CreateRequest::parse(params) {
+        if let Err(errors) = crate::create::read_create_params(params) {
             return JsonRpcError::new(id, malformed_params(&errors));
         }
     }

@@ -133,6 +133,33 @@ impl CreateRequest {
     /// Parses and checks the `params` of an `elicitation/create` request, reporting every
     /// problem found (pointers relative to `params`).
     pub fn parse(params: &Value) -> Result<Self, Errors> {
+        Self::parse_with(params, Schema::parse)
+    }
+
+    /// Like [`parse`](Self::parse), reading a form's `requestedSchema` the way a client
+    /// shows it ([`Schema::parse_received`]): what can be shown as a flat form is, and
+    /// the schema's [`notices`](Schema::notices) say what was done about the rest. The
+    /// rest of the params is checked as strictly as by [`parse`](Self::parse).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::CreateRequest;
+    /// # use serde_json::json;
+    /// let params = json!({"message": "Your order", "requestedSchema": {"type": "object",
+    ///     "properties": {"qty": {"type": "integer", "exclusiveMinimum": 0}}}});
+    /// assert!(CreateRequest::parse(&params).is_err());
+    /// let CreateRequest::Form(form) = CreateRequest::parse_received(&params).unwrap() else {
+    ///     panic!("a form")
+    /// };
+    /// assert!(form.schema.is_beyond_subset());
+    /// ```
+    pub fn parse_received(params: &Value) -> Result<Self, Errors> {
+        Self::parse_with(params, Schema::parse_received)
+    }
+
+    fn parse_with(
+        params: &Value,
+        read_schema: fn(&Value) -> Result<Schema, Errors>,
+    ) -> Result<Self, Errors> {
         let map = object(params, "", "the `elicitation/create` params")?;
         let mode = match map.get("mode") {
             None => Mode::Form,
@@ -176,7 +203,7 @@ impl CreateRequest {
                         ));
                         None
                     }
-                    Some(value) => match Schema::parse(value) {
+                    Some(value) => match read_schema(value) {
                         Ok(schema) => Some(schema),
                         Err(schema_errors) => {
                             errors.extend(schema_errors.into_iter().map(|e| {

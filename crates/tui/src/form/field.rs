@@ -403,4 +403,54 @@ mod tests {
             FieldValue::Present(u64::MAX.into())
         );
     }
+
+    /// A field of a tolerantly read schema.
+    fn received(schema: serde_json::Value, name: &str) -> Field {
+        let schema = Schema::parse_received(&schema).expect("readable");
+        let prop = schema.property(name).expect("the field").clone();
+        Field::received(&prop, &schema)
+    }
+
+    #[test]
+    fn typed_selects_send_the_typed_value() {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "level": {"type": "integer", "enum": [1, 2, 3], "default": 2},
+            "many": {"type": "array", "items": {"enum": [1, 2]}, "uniqueItems": true}}});
+        let mut level = received(schema.clone(), "level");
+        assert_eq!(
+            level.value(),
+            FieldValue::Present(2.into()),
+            "prefilled as a number"
+        );
+        assert!(level.activate(2));
+        assert_eq!(level.value(), FieldValue::Present(3.into()));
+        level.set_value(&1.into());
+        assert_eq!(level.value(), FieldValue::Present(1.into()));
+        let mut many = received(schema, "many");
+        many.set_value(&serde_json::json!([2]));
+        assert_eq!(many.value(), FieldValue::Present(serde_json::json!([2])));
+    }
+
+    #[test]
+    fn a_union_is_text_sent_typed_and_unchecked_parts_are_marked() {
+        let schema = serde_json::json!({"type": "object", "properties": {
+            "amount": {"anyOf": [{"type": "integer"}, {"type": "string"}], "default": 5},
+            "word": {"type": "string", "pattern": "(?i)^hello$", "dependentRequired": {}}}});
+        let mut amount = received(schema.clone(), "amount");
+        assert_eq!(amount.value(), FieldValue::Present(5.into()));
+        amount.set_value(&"five".into());
+        assert_eq!(amount.value(), FieldValue::Present("five".into()));
+        assert!(
+            amount.hints().iter().any(|h| h.starts_with("note: ")),
+            "{:?}",
+            amount.hints()
+        );
+        let word = received(schema, "word");
+        let hints = word.hints().join(" | ");
+        assert!(hints.contains("pattern (not checked here)"), "{hints}");
+        assert!(
+            hints.contains("not checked here (the server checks it): dependentRequired"),
+            "{hints}"
+        );
+    }
 }
