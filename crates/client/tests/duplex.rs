@@ -136,14 +136,8 @@ async fn malformed_requests_get_invalid_params_with_the_reason() {
             "message",
         ),
         (json!("not an object"), ""),
-        // A pattern regress 0.12 would never finish matching against its own default
-        // (so a client that validated the default would hang): refused, with the place.
-        (
-            form(json!({"type": "object", "properties": {"code": {
-                "type": "string", "pattern": "^(?=.)(?:(?:b?)?){2}$", "default": "ba"
-            }}})),
-            "/requestedSchema/properties/code/pattern",
-        ),
+        // A pattern regress 0.12 would never finish matching against its own default is
+        // no longer refused: it is shown unchecked (tests/received.rs).
     ];
     for (params, needle) in cases {
         let r = h.elicit(params.clone()).await;
