@@ -164,7 +164,7 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
         let answer = async {
             let r = answer.await;
             if let Some(a) = arrival {
-                a.answered();
+                a.answered(r.action == mcp_elicit_core::message::Action::Accept);
             }
             r
         };

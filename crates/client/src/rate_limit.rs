@@ -5,14 +5,15 @@
 //! more every [`RateLimit::refill_every`]. Defaults: **burst 5, one token per 10 s**.
 //!
 //! What costs a token is a request that arrives **while an earlier request of the same
-//! connection is still unanswered** (shown or queued behind the one on screen): that is
-//! a server sending faster than a person can read and answer, a flood. A request that
-//! arrives when nothing else is waiting, and that the user then answers (accept,
-//! decline or cancel, by a person or a script), gets its token back: a seven-step
-//! wizard answered one step at a time never runs dry, however long it is. Requests
-//! refused without being answered (malformed, over the limit, timed out, withdrawn by
-//! the server) keep their token: a flood of garbage is a flood. Every request still
-//! needs a token to be shown, so a burst of concurrent requests is cut after
+//! connection is still unanswered** (shown or queued behind the one on screen), or that
+//! is dismissed **faster than a person can read it** (declined or cancelled less than
+//! [`READ_TIME`] after it arrived): a server sending faster than a person can read and
+//! answer, a flood. A request that arrives when nothing else is waiting and that the
+//! user answers (accepts it, or says no after reading it; a person or a script) gets its
+//! token back: a seven-step wizard answered one step at a time never runs dry, however
+//! long it is. Requests refused without being answered (malformed, over the limit,
+//! timed out, withdrawn by the server) keep their token: a flood of garbage is a flood.
+//! Every request still needs a token to be shown, so a burst of requests is cut after
 //! [`RateLimit::burst`].
 //!
 //! A request over the limit is answered `cancel` at once without being shown, and the
@@ -29,6 +30,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 use tokio::time::Instant;
+
+/// Below this, a "no" (decline or cancel) came faster than a person can read the
+/// request: the request keeps its token.
+pub const READ_TIME: Duration = Duration::from_millis(250);
 
 /// A source of monotonic time.
 pub trait Clock: Send + Sync + 'static {
@@ -177,6 +182,7 @@ impl<C: Clock> RateLimiter<C> {
             admission,
             refund: admitted && alone,
             admitted,
+            at: self.clock.now(),
         }
     }
 
@@ -227,6 +233,7 @@ pub struct Arrival<'a, C: Clock = TokioClock> {
     /// It arrived while nothing else was waiting: answering it gives the token back.
     refund: bool,
     admitted: bool,
+    at: Instant,
 }
 
 impl<C: Clock> Arrival<'_, C> {
@@ -235,10 +242,12 @@ impl<C: Clock> Arrival<'_, C> {
         self.admission
     }
 
-    /// The request was answered (by the user or a script): a request that arrived
-    /// while no other was waiting gets its token back.
-    pub fn answered(mut self) {
-        if std::mem::take(&mut self.refund) {
+    /// The request was answered (by the user or a script), `accepted` or not: a request
+    /// that arrived while no other was waiting gets its token back, unless it was
+    /// turned down faster than a person can read ([`READ_TIME`]).
+    pub fn answered(mut self, accepted: bool) {
+        let read = self.limiter.clock.now().saturating_duration_since(self.at) >= READ_TIME;
+        if std::mem::take(&mut self.refund) && (accepted || read) {
             let cap = u64::from(self.limiter.policy.burst) * 1000;
             let mut b = self.limiter.lock();
             b.millitokens = b.millitokens.saturating_add(1000).min(cap);
@@ -318,8 +327,8 @@ mod tests {
         for step in 0..50 {
             let a = rl.arrive();
             assert_eq!(a.admission(), Admission::Allowed, "step {step}");
-            // The user answers quickly; the next step arrives at once.
-            a.answered();
+            // The user submits the step; the next step arrives at once.
+            a.answered(true);
         }
     }
 
@@ -336,12 +345,30 @@ mod tests {
         assert_eq!(rl.arrive().admission(), Admission::RefusedSilently);
         // Answering the queued ones gives nothing back: they came in a flood.
         for a in queued {
-            a.answered();
+            a.answered(true);
         }
         // The first arrived alone: answering it refunds one token.
-        first.answered();
+        first.answered(true);
         assert_eq!(rl.arrive().admission(), Admission::Allowed);
         assert_eq!(rl.arrive().admission(), Admission::RefusedNotify);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_flood_dismissed_faster_than_anyone_can_read_is_cut() {
+        let rl = RateLimiter::new(RateLimit::default(), TokioClock);
+        for _ in 0..5 {
+            let a = rl.arrive();
+            assert_eq!(a.admission(), Admission::Allowed);
+            a.answered(false);
+        }
+        assert_eq!(rl.arrive().admission(), Admission::RefusedNotify);
+        // A "no" after reading gives the token back.
+        tokio::time::advance(Duration::from_secs(10)).await;
+        let a = rl.arrive();
+        assert_eq!(a.admission(), Admission::Allowed);
+        tokio::time::advance(READ_TIME).await;
+        a.answered(false);
+        assert_eq!(rl.arrive().admission(), Admission::Allowed);
     }
 
     #[tokio::test(start_paused = true)]
