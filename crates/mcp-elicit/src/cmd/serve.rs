@@ -19,6 +19,7 @@
 //! whose session died with the old process: retrying the request is the recovery path
 //! (the specification makes the notification optional for exactly this reason).
 
+mod limits;
 mod logging;
 mod options;
 mod state;
@@ -112,6 +113,12 @@ pub(crate) struct ServeArgs {
     /// random key for the run with an explicit --store.
     #[arg(long, env = "MCP_ELICIT_VAULT_KEY_FILE", value_name = "FILE")]
     vault_key_file: Option<std::path::PathBuf>,
+    /// A file holding the keys that seal 2026-07-28 `requestState` (or env
+    /// MCP_ELICIT_STATE_KEY_FILE): one `ID KEY` per line (KEY at least 32 bytes, hex or
+    /// base64), the first signs, the others are still accepted (rotation). Every node
+    /// behind one load balancer needs the same file. Default: a random key per process.
+    #[arg(long, env = "MCP_ELICIT_STATE_KEY_FILE", value_name = "FILE")]
+    state_key_file: Option<std::path::PathBuf>,
     /// A JSON file describing third-party OAuth providers (an object or an array:
     /// name, client_id, issuer or authorization_endpoint + token_endpoint, optional
     /// display_name, client_secret_file, scopes, resource).
@@ -164,6 +171,8 @@ pub(crate) struct ServeArgs {
     /// (~/.local/share/mcp-elicit/state.db).
     #[arg(long, env = "MCP_ELICIT_STORE", value_name = "URL")]
     store: Option<String>,
+    #[command(flatten)]
+    limits: limits::LimitArgs,
 }
 
 /// Everything the HTTP application is built from, as plain data and shared handles.
@@ -322,9 +331,12 @@ async fn serve(
     // From here on SIGHUP reloads --tls-cert and --tls-key (before the start-up line).
     let tls = tls.map(tls::ServerTls::reload_on_sighup).transpose()?;
     let user = Principal::current_local_user();
-    let config = ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone()))
-        .with_timeout(Duration::from_secs(args.timeout))
-        .with_max_pending_per_user(args.max_pending_per_user);
+    let config = options::with_state_keys(
+        ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone()))
+            .with_timeout(Duration::from_secs(args.timeout))
+            .with_max_pending_per_user(args.max_pending_per_user),
+        args.state_key_file.as_deref(),
+    )?;
     let opened = open_state(&choice, config).await?;
     eprintln!("mcp-elicit serve: state: {}", choice.describe());
     eprintln!("mcp-elicit serve: nodes: {}", opened.describe_nodes());
@@ -367,8 +379,10 @@ async fn serve(
     let result = if args.stdio {
         tracing::info!(%user, demo_pages = %base, "serving MCP on stdio");
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let pages = tokio::spawn(http::serve_with(
+        let pages = tokio::spawn(http::serve_with_limits(
             listener,
+            None,
+            args.limits.limits(),
             reference.clone(),
             move |_, ct| build_router(&app, ct),
             async move {
@@ -387,9 +401,10 @@ async fn serve(
             "mcp-elicit reference server: {base}/mcp, local mode (no --issuer: acting for the local user \
              {user}, loopback only; Ctrl-C to stop)"
         );
-        http::serve_with_tls(
+        http::serve_with_limits(
             listener,
             tls,
+            args.limits.limits(),
             reference,
             move |_, ct| build_router(&app, ct),
             async {
@@ -422,9 +437,12 @@ async fn serve_authorized(
     // From here on SIGHUP reloads --tls-cert and --tls-key (before the start-up line).
     let tls = tls.map(tls::ServerTls::reload_on_sighup).transpose()?;
     let base = public_url.as_str().trim_end_matches('/').to_owned();
-    let config = ElicitationConfig::new(IdentityPolicy::Authenticated)
-        .with_timeout(Duration::from_secs(args.timeout))
-        .with_max_pending_per_user(args.max_pending_per_user);
+    let config = options::with_state_keys(
+        ElicitationConfig::new(IdentityPolicy::Authenticated)
+            .with_timeout(Duration::from_secs(args.timeout))
+            .with_max_pending_per_user(args.max_pending_per_user),
+        args.state_key_file.as_deref(),
+    )?;
     let opened = open_state(&choice, config).await?;
     let Some(store) = opened.store.clone() else {
         return Err("the web layer needs a database store".into());
@@ -451,9 +469,10 @@ async fn serve_authorized(
     );
     let sweep_ct = CancellationToken::new();
     let sweeper = web::spawn_sweeper(web.clone(), Duration::from_secs(60), sweep_ct.clone());
-    let result = http::serve_with_tls(
+    let result = http::serve_with_limits(
         listener,
         tls,
+        args.limits.limits(),
         reference,
         move |reference, ct| web::router(&reference, &web, ct),
         async {

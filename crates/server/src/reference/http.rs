@@ -16,8 +16,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use axum::serve::ListenerExt;
+use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde::Deserialize;
 use tokio_util::sync::CancellationToken;
 
@@ -25,8 +25,12 @@ use super::Reference;
 use crate::config::ElicitationConfig;
 use crate::identity::{IdentityPolicy, Principal};
 
+mod conn;
+mod limits;
 #[cfg(feature = "tls")]
 mod tls;
+
+pub use limits::{HttpLimits, mcp_config};
 
 /// The MCP endpoint path.
 pub const MCP_PATH: &str = "/mcp";
@@ -49,7 +53,7 @@ pub fn router(reference: Reference, ct: CancellationToken) -> Router {
     let service = StreamableHttpService::new(
         move || factory_ref.service().map_err(std::io::Error::other),
         session_manager(reference.hub().config()),
-        StreamableHttpServerConfig::default().with_cancellation_token(ct),
+        mcp_config(&reference.options().demo_base_url, ct),
     );
     Router::new()
         .nest_service(MCP_PATH, service)
@@ -85,7 +89,7 @@ pub async fn serve_with(
             tracing::debug!("cannot set TCP_NODELAY: {e}");
         }
     });
-    serve_on(listener, reference, app, shutdown).await
+    serve_on(listener, reference, app, HttpLimits::default(), shutdown).await
 }
 
 /// [`serve_with`] over HTTPS when `tls` is given (plain HTTP otherwise).
@@ -103,11 +107,40 @@ pub async fn serve_with_tls(
     app: impl FnOnce(Reference, CancellationToken) -> Router,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    serve_with_limits(
+        listener,
+        tls,
+        HttpLimits::default(),
+        reference,
+        app,
+        shutdown,
+    )
+    .await
+}
+
+/// [`serve_with_tls`] within `limits` (timeouts, connection cap, body sizes, JSON shape;
+/// see [`HttpLimits`]).
+#[cfg(feature = "tls")]
+pub async fn serve_with_limits(
+    listener: tokio::net::TcpListener,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    limits: HttpLimits,
+    reference: Reference,
+    app: impl FnOnce(Reference, CancellationToken) -> Router,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     match tls {
-        None => serve_with(listener, reference, app, shutdown).await,
+        None => {
+            let listener = listener.tap_io(|tcp| {
+                if let Err(e) = tcp.set_nodelay(true) {
+                    tracing::debug!("cannot set TCP_NODELAY: {e}");
+                }
+            });
+            serve_on(listener, reference, app, limits, shutdown).await
+        }
         Some(config) => {
             let listener = tls::TlsListener::new(listener, config, tls::HANDSHAKE_TIMEOUT)?;
-            serve_on(listener, reference, app, shutdown).await
+            serve_on(listener, reference, app, limits, shutdown).await
         }
     }
 }
@@ -121,6 +154,7 @@ async fn serve_on<L>(
     listener: L,
     reference: Reference,
     app: impl FnOnce(Reference, CancellationToken) -> Router,
+    limits: HttpLimits,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()>
 where
@@ -129,17 +163,19 @@ where
 {
     let ct = CancellationToken::new();
     let sweeper = reference.spawn_sweeper(std::time::Duration::from_secs(60), ct.clone());
-    let app = app(reference, ct.child_token());
+    let app = app(reference, ct.child_token()).layer(axum::middleware::from_fn_with_state(
+        limits.clone(),
+        limits::check_body,
+    ));
     let stop = ct.clone();
-    let result = axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            stop.cancel();
-        })
-        .await;
+    conn::serve_connections(listener, app, limits, async move {
+        shutdown.await;
+        stop.cancel();
+    })
+    .await;
     ct.cancel();
     sweeper.abort();
-    result
+    Ok(())
 }
 
 /// Whether `addr` is a loopback address (the only kind the reference server binds for now).

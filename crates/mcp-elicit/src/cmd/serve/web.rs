@@ -27,7 +27,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use tokio_util::sync::CancellationToken;
 use url::Url;
@@ -170,7 +170,7 @@ fn mcp_service(
             }))
         },
         http::session_manager(reference.hub().config()),
-        StreamableHttpServerConfig::default().with_cancellation_token(ct),
+        http::mcp_config(&reference.options().demo_base_url, ct),
     )
 }
 

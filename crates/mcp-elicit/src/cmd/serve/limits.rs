@@ -1,0 +1,81 @@
+//! The transport limits of `mcp-elicit serve` (flags and environment), defaults from
+//! [`HttpLimits::default`]. Each limit, when reached, answers with the status HTTP gives
+//! for it (413, 503 with `Retry-After` for the connection cap) and a JSON-RPC error
+//! `-32000` whose `data` names the limit; it never closes another client's connection.
+
+use std::time::Duration;
+
+use mcp_elicit_server::reference::http::HttpLimits;
+
+/// Transport limits (see docs/deployment.md, "Limits").
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct LimitArgs {
+    /// Seconds a client has to send a request's headers (and to start the first request
+    /// on a new connection, TLS or not).
+    #[arg(long, env = "MCP_ELICIT_HEADER_READ_TIMEOUT", value_name = "SECONDS",
+          default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    header_read_timeout: u64,
+    /// Seconds a connection with no request in progress stays open.
+    #[arg(long, env = "MCP_ELICIT_IDLE_TIMEOUT", value_name = "SECONDS",
+          default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..))]
+    idle_timeout: u64,
+    /// Connections served at once; one more gets 503 and is closed.
+    #[arg(long, env = "MCP_ELICIT_MAX_CONNECTIONS", value_name = "N",
+          default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_connections: u64,
+    /// The largest request body on /mcp, in bytes (over it: 413).
+    #[arg(long, env = "MCP_ELICIT_MAX_BODY_BYTES", value_name = "BYTES",
+          default_value_t = 1024 * 1024, value_parser = clap::value_parser!(u64).range(1024..=64 * 1024 * 1024))]
+    max_body_bytes: u64,
+    /// The largest request body of the pages' forms, in bytes (over it: 413).
+    #[arg(long, env = "MCP_ELICIT_MAX_PAGE_BODY_BYTES", value_name = "BYTES",
+          default_value_t = 64 * 1024, value_parser = clap::value_parser!(u64).range(1024..=16 * 1024 * 1024))]
+    max_page_body_bytes: u64,
+    /// The deepest nesting of arrays and objects in a JSON-RPC body (over it: 400, -32000).
+    #[arg(long, env = "MCP_ELICIT_MAX_JSON_DEPTH", value_name = "N",
+          default_value_t = 64, value_parser = clap::value_parser!(u64).range(2..=1024))]
+    max_json_depth: u64,
+    /// The most elements (values and members) in a JSON-RPC body (over it: 400, -32000).
+    #[arg(long, env = "MCP_ELICIT_MAX_JSON_ELEMENTS", value_name = "N",
+          default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(16..=10_000_000))]
+    max_json_elements: u64,
+}
+
+impl LimitArgs {
+    /// The limits as the HTTP server takes them.
+    pub(crate) fn limits(&self) -> HttpLimits {
+        let mut limits = HttpLimits::default();
+        limits.header_read_timeout = Duration::from_secs(self.header_read_timeout);
+        limits.idle_timeout = Duration::from_secs(self.idle_timeout);
+        limits.max_connections = usize::try_from(self.max_connections).unwrap_or(usize::MAX);
+        limits.max_body_bytes = usize::try_from(self.max_body_bytes).unwrap_or(usize::MAX);
+        limits.max_page_body_bytes =
+            usize::try_from(self.max_page_body_bytes).unwrap_or(usize::MAX);
+        limits.max_json_depth = usize::try_from(self.max_json_depth).unwrap_or(usize::MAX);
+        limits.max_json_elements = usize::try_from(self.max_json_elements).unwrap_or(usize::MAX);
+        limits
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        limits: LimitArgs,
+    }
+
+    #[test]
+    fn the_flag_defaults_are_the_library_defaults_and_flags_override_them() {
+        let cli = Cli::try_parse_from(["x"]).expect("defaults");
+        assert_eq!(cli.limits.limits(), HttpLimits::default());
+        let cli = Cli::try_parse_from(["x", "--max-connections", "7", "--idle-timeout", "3"])
+            .expect("flags");
+        assert_eq!(cli.limits.limits().max_connections, 7);
+        assert_eq!(cli.limits.limits().idle_timeout, Duration::from_secs(3));
+        assert!(Cli::try_parse_from(["x", "--max-connections", "0"]).is_err());
+    }
+}

@@ -1,0 +1,203 @@
+//! The connection loop behind [`super::serve_with_limits`]: hyper with a header read
+//! timeout, an idle timeout and a connection cap, for plain TCP and TLS alike.
+//!
+//! - at most [`HttpLimits::max_connections`] connections are served; one more is
+//!   answered `503` with `Retry-After` naming the limit and closed at once, so a flood of
+//!   sockets holds no more than the cap's descriptors;
+//! - HTTP/1.1 headers must arrive within [`HttpLimits::header_read_timeout`] (hyper's
+//!   own timer), and a watchdog closes a connection that has no request in progress for
+//!   longer than the header read timeout (before its first request: a silent socket, a
+//!   slow-loris trickle, an idle TLS session after its handshake) or the idle timeout
+//!   (between requests). A connection carrying a request, such as an SSE stream waiting
+//!   for a user, is never closed by the watchdog;
+//! - on shutdown every connection is told to finish gracefully, and the loop waits for
+//!   them for at most [`SHUTDOWN_GRACE`].
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::Request;
+use futures::StreamExt;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto::Builder;
+use hyper_util::service::TowerToHyperService;
+use tokio::io::AsyncWriteExt;
+use tokio::sync::{Semaphore, watch};
+use tower::ServiceExt;
+
+use super::limits::HttpLimits;
+
+/// How long graceful shutdown waits for open connections.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// Activity of one connection: requests in progress, and since when there are none.
+struct Activity {
+    active: AtomicUsize,
+    served: AtomicBool,
+    idle_since: std::sync::Mutex<Instant>,
+}
+
+impl Activity {
+    fn begin(self: &Arc<Self>) -> RequestGuard {
+        self.served.store(true, Ordering::Relaxed);
+        self.active.fetch_add(1, Ordering::AcqRel);
+        RequestGuard(Arc::clone(self))
+    }
+
+    /// How long the connection has had no request in progress (None: one is).
+    fn idle_for(&self) -> Option<Duration> {
+        if self.active.load(Ordering::Acquire) > 0 {
+            return None;
+        }
+        let since = *self
+            .idle_since
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Some(since.elapsed())
+    }
+}
+
+/// Held by a request until its response body is finished or dropped.
+struct RequestGuard(Arc<Activity>);
+
+impl Drop for RequestGuard {
+    fn drop(&mut self) {
+        *self
+            .0
+            .idle_since
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Instant::now();
+        self.0.active.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// Serves `app` on `listener` within `limits` until `shutdown` resolves.
+pub(super) async fn serve_connections<L>(
+    mut listener: L,
+    app: Router,
+    limits: HttpLimits,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) where
+    L: axum::serve::Listener,
+    L::Addr: std::fmt::Debug,
+{
+    let max = limits.max_connections.max(1);
+    let slots = Arc::new(Semaphore::new(max));
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let (io, peer) = tokio::select! {
+            () = &mut shutdown => break,
+            accepted = listener.accept() => accepted,
+        };
+        let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
+            tracing::debug!(?peer, "{max} connections open: answered 503 and closed");
+            tokio::spawn(refuse(io, max));
+            continue;
+        };
+        let app = app.clone();
+        let limits = limits.clone();
+        let mut stop = stop_rx.clone();
+        tokio::spawn(async move {
+            serve_one(io, app, &limits, &mut stop).await;
+            drop(slot);
+        });
+    }
+    drop(listener);
+    let _ = stop_tx.send(true);
+    // Every connection holds a slot until it ends.
+    let all = u32::try_from(max).unwrap_or(u32::MAX);
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, slots.acquire_many(all)).await;
+}
+
+/// The answer to a connection over the cap.
+async fn refuse<Io: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(mut io: Io, max: usize) {
+    let body = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{{\"code\":-32000,\"message\":\"server overloaded: \
+         over its max_connections limit ({max})\",\"data\":{{\"kind\":\"limit\",\"limit\":\"max_connections\",\
+         \"value\":{max}}}}}}}"
+    );
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nretry-after: 1\r\n\
+         connection: close\r\ncontent-length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        let _ = io.write_all(response.as_bytes()).await;
+        let _ = io.shutdown().await;
+    })
+    .await;
+}
+
+async fn serve_one<Io>(io: Io, app: Router, limits: &HttpLimits, stop: &mut watch::Receiver<bool>)
+where
+    Io: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let activity = Arc::new(Activity {
+        active: AtomicUsize::new(0),
+        served: AtomicBool::new(false),
+        idle_since: std::sync::Mutex::new(Instant::now()),
+    });
+    let tracked = Arc::clone(&activity);
+    let service = tower::service_fn(move |request: Request<hyper::body::Incoming>| {
+        let guard = tracked.begin();
+        let app = app.clone();
+        async move {
+            let response = app.oneshot(request.map(Body::new)).await?;
+            // The guard lives as long as the response body (an SSE stream included).
+            Ok::<_, std::convert::Infallible>(response.map(|body| {
+                Body::from_stream(body.into_data_stream().map(move |chunk| {
+                    let _ = &guard;
+                    chunk
+                }))
+            }))
+        }
+    });
+    let mut builder = Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(limits.header_read_timeout)
+        .keep_alive(true);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_concurrent_streams(64)
+        .max_header_list_size(64 * 1024);
+    let conn =
+        builder.serve_connection_with_upgrades(TokioIo::new(io), TowerToHyperService::new(service));
+    let mut conn = std::pin::pin!(conn);
+    let tick =
+        (limits.header_read_timeout.min(limits.idle_timeout) / 4).max(Duration::from_millis(50));
+    let mut draining = false;
+    loop {
+        tokio::select! {
+            result = conn.as_mut() => {
+                if let Err(e) = result {
+                    tracing::trace!("connection ended: {e}");
+                }
+                return;
+            }
+            changed = stop.changed(), if !draining => {
+                if changed.is_err() || *stop.borrow() {
+                    draining = true;
+                    conn.as_mut().graceful_shutdown();
+                }
+            }
+            () = tokio::time::sleep(tick) => {
+                let limit = if activity.served.load(Ordering::Relaxed) {
+                    limits.idle_timeout
+                } else {
+                    limits.header_read_timeout
+                };
+                if activity.idle_for().is_some_and(|idle| idle >= limit) {
+                    tracing::debug!("connection idle for {limit:?}: closed");
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! The limits every connection and request of the HTTP server lives within, and the
+//! request checks that enforce the per-request ones before anything is parsed into a
+//! typed model.
+//!
+//! - the body of a POST is read within [`HttpLimits::max_body_bytes`] (`/mcp`) or
+//!   [`HttpLimits::max_page_body_bytes`] (the pages' forms): over it, 413;
+//! - a JSON-RPC body on `/mcp` is then scanned (no allocation) for its nesting depth and
+//!   its number of elements: over [`HttpLimits::max_json_depth`] or
+//!   [`HttpLimits::max_json_elements`], 400 with a JSON-RPC error `-32000` whose `data`
+//!   names the limit. So the memory a request can make the server allocate while parsing
+//!   is a small multiple of its body (an array of two million zeros in 4 MB used to cost
+//!   300 MB);
+//! - `/mcp` checks `Host` (loopback names and the public URL's host) and `Origin` (the
+//!   public URL's origin only; none at all, as non-browser clients send, is fine): a
+//!   foreign or `null` origin gets 403, as the transport specification requires.
+
+use std::time::Duration;
+
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use tokio_util::sync::CancellationToken;
+
+use super::MCP_PATH;
+
+/// Limits of the HTTP server. [`HttpLimits::default`] gives the documented defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct HttpLimits {
+    /// How long a client has to send a request's headers (and, on a new connection, to
+    /// start its first request). Default 10 s.
+    pub header_read_timeout: Duration,
+    /// How long a connection with no request in progress is kept open. Default 60 s.
+    pub idle_timeout: Duration,
+    /// How many connections are served at once; one more is answered 503 and closed.
+    /// Default 1024.
+    pub max_connections: usize,
+    /// The largest request body on `/mcp`. Default 1 MiB.
+    pub max_body_bytes: usize,
+    /// The largest request body elsewhere (the pages' forms). Default 64 KiB.
+    pub max_page_body_bytes: usize,
+    /// The deepest nesting of arrays and objects in a JSON-RPC body. Default 64.
+    pub max_json_depth: usize,
+    /// The most elements (values, members) in a JSON-RPC body. Default 20,000.
+    pub max_json_elements: usize,
+}
+
+impl Default for HttpLimits {
+    fn default() -> Self {
+        HttpLimits {
+            header_read_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            max_connections: 1024,
+            max_body_bytes: 1024 * 1024,
+            max_page_body_bytes: 64 * 1024,
+            max_json_depth: 64,
+            max_json_elements: 20_000,
+        }
+    }
+}
+
+/// The Streamable HTTP configuration of `/mcp` for a server whose public URL is
+/// `public_url` (the base of its pages): `Host` may be a loopback name or the public
+/// URL's host (so a reverse proxy that keeps the public host name works), `Origin` must
+/// be absent or the public URL's origin.
+pub fn mcp_config(public_url: &str, ct: CancellationToken) -> StreamableHttpServerConfig {
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "::1".into()];
+    let mut origins = Vec::new();
+    if let Ok(url) = url::Url::parse(public_url)
+        && let Some(host) = url.host_str()
+    {
+        let host = host.trim_start_matches('[').trim_end_matches(']');
+        // Any port: a proxy may send `Host` with or without the default port.
+        hosts.push(host.to_owned());
+        if let Some(p) = url.port_or_known_default() {
+            origins.push(format!("{}://{}:{p}", url.scheme(), bracket(host)));
+        }
+    }
+    StreamableHttpServerConfig::default()
+        .with_cancellation_token(ct)
+        .with_allowed_hosts(hosts)
+        .with_allowed_origins(origins)
+        .enforce_origin_validation()
+}
+
+fn bracket(host: &str) -> String {
+    if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host.to_owned()
+    }
+}
+
+/// Middleware: reads a POST body within its route's limit and checks the JSON shape of
+/// `/mcp` bodies before the request goes on.
+pub(super) async fn check_body(
+    State(limits): State<HttpLimits>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if !matches!(
+        *request.method(),
+        Method::POST | Method::PUT | Method::PATCH
+    ) {
+        return next.run(request).await;
+    }
+    let mcp = request.uri().path() == MCP_PATH;
+    let (limit, name) = if mcp {
+        (limits.max_body_bytes, "max_body_bytes")
+    } else {
+        (limits.max_page_body_bytes, "max_page_body_bytes")
+    };
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return too_large(name, limit);
+    }
+    let (parts, body) = request.into_parts();
+    let mut stream = body.into_data_stream();
+    let mut buf = Vec::with_capacity(declared.map_or(0, |n| n as usize).min(limit));
+    while let Some(chunk) = stream.next().await {
+        let Ok(chunk) = chunk else {
+            return (
+                StatusCode::BAD_REQUEST,
+                "the request body could not be read",
+            )
+                .into_response();
+        };
+        if buf.len() + chunk.len() > limit {
+            return too_large(name, limit);
+        }
+        buf.extend_from_slice(&chunk);
+    }
+    if mcp && let Err(e) = check_json_shape(&buf, limits.max_json_depth, limits.max_json_elements) {
+        return limit_error(StatusCode::BAD_REQUEST, &e.limit, e.value, None);
+    }
+    next.run(Request::from_parts(parts, Body::from(Bytes::from(buf))))
+        .await
+}
+
+fn too_large(name: &str, limit: usize) -> Response {
+    limit_error(StatusCode::PAYLOAD_TOO_LARGE, name, limit, None)
+}
+
+/// A limit's answer: `status`, a JSON-RPC error `-32000` (no id: the request was not
+/// read) naming the limit and its value, and `Retry-After` when waiting helps.
+pub(super) fn limit_error(
+    status: StatusCode,
+    limit: &str,
+    value: usize,
+    retry_after: Option<u64>,
+) -> Response {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {
+            "code": -32000,
+            "message": format!("request refused: over the server's {limit} limit ({value})"),
+            "data": {"kind": "limit", "limit": limit, "value": value},
+        },
+    });
+    let mut response = (status, axum::Json(body)).into_response();
+    if let Some(secs) = retry_after
+        && let Ok(v) = HeaderValue::from_str(&secs.to_string())
+    {
+        response.headers_mut().insert(header::RETRY_AFTER, v);
+    }
+    response
+}
+
+/// Which JSON shape limit a body exceeds.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct ShapeError {
+    limit: String,
+    value: usize,
+}
+
+/// Checks the nesting depth and the number of elements of JSON text without parsing it
+/// into values (malformed JSON passes: the JSON parser after this reports it).
+/// Elements are counted as containers plus separators, a bound on the values a parser
+/// allocates.
+pub(super) fn check_json_shape(
+    text: &[u8],
+    max_depth: usize,
+    max_elements: usize,
+) -> Result<(), ShapeError> {
+    let mut depth = 0usize;
+    let mut elements = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    for &b in text {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                elements += 1;
+                if depth > max_depth {
+                    return Err(ShapeError {
+                        limit: "max_json_depth".into(),
+                        value: max_depth,
+                    });
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            b',' => elements += 1,
+            _ => {}
+        }
+        if elements > max_elements {
+            return Err(ShapeError {
+                limit: "max_json_elements".into(),
+                value: max_elements,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_shape_counts_depth_and_elements_outside_strings() {
+        assert_eq!(check_json_shape(br#"{"a":[1,2,3]}"#, 2, 10), Ok(()));
+        assert_eq!(
+            check_json_shape(b"[[[1]]]", 2, 10).map_err(|e| e.limit),
+            Err("max_json_depth".into())
+        );
+        let zeros = format!("[{}0]", "0,".repeat(100));
+        assert_eq!(
+            check_json_shape(zeros.as_bytes(), 8, 50).map_err(|e| e.limit),
+            Err("max_json_elements".into())
+        );
+        // Brackets and commas inside strings (escaped quotes too) are text.
+        assert_eq!(check_json_shape(br#"["[[[,,,\"[[[,,"]"#, 1, 2), Ok(()));
+    }
+
+    #[test]
+    fn mcp_config_allows_the_public_host_and_origin() {
+        let c = mcp_config("https://mcp.example.com", CancellationToken::new());
+        assert!(c.allowed_hosts.contains(&"mcp.example.com".to_owned()));
+        assert!(c.allowed_hosts.contains(&"127.0.0.1".to_owned()));
+        assert_eq!(
+            c.allowed_origins,
+            vec!["https://mcp.example.com:443".to_owned()]
+        );
+        let local = mcp_config("http://127.0.0.1:8391", CancellationToken::new());
+        assert_eq!(
+            local.allowed_origins,
+            vec!["http://127.0.0.1:8391".to_owned()]
+        );
+    }
+}
