@@ -64,6 +64,31 @@ struct Round {
     state: Option<String>,
 }
 
+/// Sends `notifications/cancelled` for a request whose answer nobody waits for any more
+/// (the caller dropped the call), as rmcp's own request helpers do.
+struct CancelOnDrop {
+    peer: Option<Peer<RoleClient>>,
+    id: rmcp::model::RequestId,
+}
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        let Some(peer) = self.peer.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        let params = rmcp::model::CancelledNotificationParam::new(
+            Some(self.id.clone()),
+            Some("request abandoned by the caller".to_owned()),
+        );
+        runtime.spawn(async move {
+            let _ = peer.notify_cancelled(params).await;
+        });
+    }
+}
+
 /// A key as it may be shown in an error: quoted, escaped, cut short.
 fn shown(key: &str) -> String {
     let cut: String = key.chars().take(64).collect();
@@ -293,7 +318,12 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
             .await
             .map_err(CallError::Service)?;
         let id = handle.id.clone();
+        let mut abandoned = CancelOnDrop {
+            peer: Some(peer.clone()),
+            id: id.clone(),
+        };
         let typed = handle.await_response().await;
+        abandoned.peer = None;
         let raw = self.shared.raw.take_result(&id);
         let typed = typed.map_err(CallError::Service)?;
         let limits = &self.config().limits;

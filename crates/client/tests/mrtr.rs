@@ -23,6 +23,7 @@ struct Hostile<U: ElicitationUi = TestUi> {
     client: ElicitationClient<U, ChannelOpener>,
     conn: Connection<U, ChannelOpener>,
     calls: Calls,
+    cancels: Calls,
     opener: ChannelOpener,
 }
 
@@ -36,6 +37,8 @@ where
     let (client_io, server_io) = tokio::io::duplex(1 << 22);
     let calls: Calls = Arc::default();
     let recorded = calls.clone();
+    let cancels: Calls = Arc::default();
+    let cancelled = cancels.clone();
     tokio::spawn(async move {
         let (r, mut w) = tokio::io::split(server_io);
         let mut lines = BufReader::new(r).lines();
@@ -45,6 +48,9 @@ where
             };
             let id = msg["id"].clone();
             if id.is_null() {
+                if msg["method"] == "notifications/cancelled" {
+                    cancelled.lock().unwrap().push(msg.clone());
+                }
                 continue;
             }
             let result = match msg["method"].as_str() {
@@ -63,6 +69,9 @@ where
                 }
                 _ => json!({"resultType": "complete"}),
             };
+            if result.is_null() {
+                continue; // never answered
+            }
             let mut out = json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
             out.push('\n');
             if w.write_all(out.as_bytes()).await.is_err() {
@@ -90,6 +99,7 @@ where
         client,
         conn,
         calls,
+        cancels,
         opener,
     }
 }
@@ -476,4 +486,44 @@ async fn scripted_answers_go_to_the_right_question() {
         })
     );
     assert!(h.client.ui().failures().is_empty());
+}
+
+/// Dropping a call whose round is in flight sends `notifications/cancelled` for it.
+#[tokio::test]
+async fn an_abandoned_round_is_cancelled_on_the_server() {
+    let ui = TestUi::default();
+    ui.script_forms([FormResponse::Decline]);
+    let h = hostile(ui, Config::default(), |n, _| match n {
+        0 => json!({"resultType": "input_required", "requestState": "s",
+            "inputRequests": {"c": form("?", json!({"x": {"type": "string"}}))}}),
+        _ => Value::Null,
+    })
+    .await;
+    let mut call = Box::pin(h.call());
+    // Let the retry go out, then give up on it.
+    loop {
+        tokio::select! {
+            r = &mut call => panic!("the retry was never answered: {r:?}"),
+            () = tokio::task::yield_now() => {}
+        }
+        if h.calls().len() == 2 {
+            break;
+        }
+    }
+    drop(call);
+    let retry_id = h.calls()[1]["id"].clone();
+    guard(async {
+        loop {
+            if h.cancels
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|c| c["params"]["requestId"] == retry_id)
+            {
+                break;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
 }
