@@ -379,8 +379,10 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
                 .map(|(k, _, _)| (k, CreateResult::decline().to_value()))
                 .collect());
         }
-        // One round is one prompt for the rate limit, however many steps it has.
-        match self.shared.limiter.check() {
+        // One round is one prompt for the rate limit, however many steps it has; answered,
+        // it gives its token back like a 2025-11-25 request (see `rate_limit`).
+        let arrival = self.shared.limiter.arrive();
+        match arrival.admission() {
             Admission::Allowed => {}
             admission => {
                 if admission == Admission::RefusedNotify {
@@ -410,6 +412,7 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
         }
         let mut answers = BTreeMap::new();
         let mut dismissed = false;
+        let mut accepted = false;
         for (i, (key, request, params)) in checked.into_iter().enumerate() {
             let result = if dismissed {
                 CreateResult::cancel()
@@ -426,8 +429,10 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
                     .await
             };
             dismissed |= result.action == mcp_elicit_core::message::Action::Cancel;
+            accepted |= result.action == mcp_elicit_core::message::Action::Accept;
             answers.insert(key, result.to_value());
         }
+        arrival.answered(accepted);
         Ok(answers)
     }
 

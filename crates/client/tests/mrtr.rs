@@ -527,3 +527,22 @@ async fn an_abandoned_round_is_cancelled_on_the_server() {
     })
     .await;
 }
+
+/// A wizard of more rounds than the rate limit's burst, each answered, is not refused.
+#[tokio::test]
+async fn a_long_wizard_answered_step_by_step_is_not_rate_limited() {
+    let ui = TestUi::default();
+    ui.script_forms((0..8).map(|i| submit(json!({"step": i}))));
+    let h = hostile(ui.clone(), Config::default(), |n, _| {
+        if n < 8 {
+            json!({"resultType": "input_required", "requestState": format!("step-{n}"),
+                "inputRequests": {"s": form("Next?", json!({"step": {"type": "integer"}}))}})
+        } else {
+            done("finished")
+        }
+    })
+    .await;
+    let result = h.call().await.expect("not rate limited");
+    assert_eq!(result["content"][0]["text"], "finished");
+    assert_eq!(ui.forms().len(), 8);
+}
