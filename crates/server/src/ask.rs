@@ -31,7 +31,7 @@ use crate::elicitor::{Elicitor, FormOutcome, UrlElicitation, UrlOutcome, reask_m
 use crate::error::{Error, ErrorKind};
 use crate::respond::{InputRound, Stop};
 use crate::revision::{Declared, Revision};
-use crate::state::{Binding, Payload, expiry_ms};
+use crate::state::{Payload, StateBinding};
 
 /// The `sampling/createMessage` method (an input request a round may carry).
 pub const METHOD_SAMPLING: &str = "sampling/createMessage";
@@ -367,7 +367,7 @@ pub struct Ask {
     pub(crate) elicitor: Elicitor,
     revision: Revision,
     declared: Declared,
-    binding: Binding,
+    binding: StateBinding,
     responses: BTreeMap<String, Value>,
     /// Answers of earlier rounds (from the state).
     carried: BTreeMap<String, Value>,
@@ -394,7 +394,7 @@ impl Ask {
             .arguments()
             .map(|a| Value::Object(a.clone()))
             .unwrap_or(Value::Null);
-        let binding = Binding::new(
+        let binding = StateBinding::new(
             elicitor.principal(),
             request.method(),
             request.name(),
@@ -421,9 +421,9 @@ impl Ask {
         }
         if let Some(state) = request.request_state() {
             let hub = ask.elicitor.hub();
-            let payload = hub
-                .state_keys()?
-                .open(state, &ask.binding, hub.inner.clock.now())?;
+            let payload: Payload =
+                hub.state_keys()?
+                    .open_json(state, &ask.binding, hub.inner.clock.now())?;
             ask.carried = payload.answers;
             ask.tries = payload.tries;
             ask.urls_in = payload.urls;
@@ -733,17 +733,22 @@ impl Ask {
         ttl: Duration,
     ) -> Result<InputRound, Error> {
         let hub = self.elicitor.hub();
-        let mut payload = Payload::new(expiry_ms(hub.inner.clock.now(), ttl));
-        payload.asked = requests.keys().cloned().collect();
-        payload.answers = self.used.clone();
-        payload.urls = urls;
-        payload.tries = self
-            .tries
-            .iter()
-            .filter(|(k, _)| requests.contains_key(*k))
-            .map(|(k, v)| (k.clone(), *v))
-            .collect();
-        let state = hub.state_keys()?.seal(&payload, &self.binding)?;
+        let now = hub.inner.clock.now();
+        let expires = now.checked_add(ttl).unwrap_or(now);
+        let payload = Payload {
+            asked: requests.keys().cloned().collect(),
+            answers: self.used.clone(),
+            urls,
+            tries: self
+                .tries
+                .iter()
+                .filter(|(k, _)| requests.contains_key(*k))
+                .map(|(k, v)| (k.clone(), *v))
+                .collect(),
+        };
+        let state = hub
+            .state_keys()?
+            .seal_json(&payload, &self.binding, expires)?;
         Ok(InputRound::new(requests, Some(state)))
     }
 }

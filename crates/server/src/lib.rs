@@ -164,7 +164,7 @@ pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
 pub use relay::CompletionRelay;
 pub use respond::{Complete, Edge, InputRound, Stop, respond};
 pub use revision::Revision;
-pub use state::{MAX_STATE_BYTES, StateKeys};
+pub use state::{MAX_STATE_BYTES, StateBinding, StateKeys};
 pub use store::{
     Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
 };

@@ -18,9 +18,10 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime};
+use std::time::SystemTime;
 
 use rmcp::model::{RequestStateCodec, RequestStateError};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -152,33 +153,45 @@ impl StateKeys {
         &self.ids
     }
 
-    /// Seals `payload` for `binding`.
-    pub(crate) fn seal(&self, payload: &Payload, binding: &Binding) -> Result<String, Error> {
-        let sealed = self
-            .codec
+    /// Seals `value` for the request `binding` describes, valid until `expires`: an
+    /// envelope `{v, exp, data}` authenticated with the signing key, the binding mixed
+    /// into the tag. What input rounds use; public for handlers that keep state of
+    /// their own in `requestState`, and for measuring.
+    pub fn seal_json<T: Serialize>(
+        &self,
+        value: &T,
+        binding: &StateBinding,
+        expires: SystemTime,
+    ) -> Result<String, Error> {
+        let envelope = Envelope {
+            v: VERSION,
+            exp: unix_ms(expires),
+            data: value,
+        };
+        self.codec
             .seal_json_with(
-                payload,
+                &envelope,
                 &rmcp::model::SealOptions::new().associated_data(binding.bytes()),
             )
-            .map_err(|e| Error::new(ErrorKind::Internal, format!("cannot seal the state: {e}")))?;
-        Ok(sealed)
+            .map_err(|e| Error::new(ErrorKind::Internal, format!("cannot seal the state: {e}")))
     }
 
-    /// Opens `state` for `binding` at `now`, refusing anything this server did not issue
-    /// for this user and request, or that has expired.
-    pub(crate) fn open(
+    /// Opens `state` for `binding` at `now`, refusing (with [`ErrorKind::InvalidState`],
+    /// -32602, naming what is wrong) anything this server did not issue for this user
+    /// and request, or that has expired. Nothing is read from a state that fails.
+    pub fn open_json<T: DeserializeOwned>(
         &self,
         state: &str,
-        binding: &Binding,
+        binding: &StateBinding,
         now: SystemTime,
-    ) -> Result<Payload, Error> {
+    ) -> Result<T, Error> {
         if state.len() > MAX_STATE_BYTES {
             return Err(invalid(format!(
                 "requestState is {} bytes, more than the {MAX_STATE_BYTES} this server ever issues",
                 state.len()
             )));
         }
-        let payload: Payload = self
+        let envelope: Envelope<T> = self
             .codec
             .open_json_with(state, binding.bytes())
             .map_err(|e| {
@@ -197,20 +210,28 @@ impl StateKeys {
                         .to_owned(),
                 })
             })?;
-        if payload.v != VERSION {
+        if envelope.v != VERSION {
             return Err(invalid(format!(
                 "requestState has format version {}, this server reads {VERSION}",
-                payload.v
+                envelope.v
             )));
         }
-        let now_ms = unix_ms(now);
-        if payload.exp <= now_ms {
+        if envelope.exp <= unix_ms(now) {
             return Err(invalid(
                 "requestState has expired: call again without it to start over",
             ));
         }
-        Ok(payload)
+        Ok(envelope.data)
     }
+}
+
+/// The sealed envelope: format version, expiry (Unix ms, checked with the registry's
+/// clock), the data.
+#[derive(Serialize, Deserialize)]
+struct Envelope<T> {
+    v: u32,
+    exp: u64,
+    data: T,
 }
 
 fn invalid(message: impl Into<String>) -> Error {
@@ -229,24 +250,15 @@ fn decode_key(text: &str) -> Option<Vec<u8>> {
 }
 
 /// Milliseconds since the Unix epoch (0 before it).
-pub(crate) fn unix_ms(t: SystemTime) -> u64 {
+fn unix_ms(t: SystemTime) -> u64 {
     t.duration_since(SystemTime::UNIX_EPOCH)
         .map(|d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
         .unwrap_or(0)
 }
 
-/// `now + ttl` in Unix milliseconds, saturating.
-pub(crate) fn expiry_ms(now: SystemTime, ttl: Duration) -> u64 {
-    unix_ms(now).saturating_add(u64::try_from(ttl.as_millis()).unwrap_or(u64::MAX))
-}
-
-/// What the sealed state holds.
+/// What the sealed state of an input round holds.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub(crate) struct Payload {
-    /// Format version.
-    pub(crate) v: u32,
-    /// Expiry, Unix milliseconds (checked with the registry's clock).
-    pub(crate) exp: u64,
     /// The keys asked in the round this state came with.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) asked: Vec<String>,
@@ -262,23 +274,15 @@ pub(crate) struct Payload {
     pub(crate) tries: BTreeMap<String, u32>,
 }
 
-impl Payload {
-    pub(crate) fn new(exp: u64) -> Self {
-        Self {
-            v: VERSION,
-            exp,
-            ..Self::default()
-        }
-    }
-}
-
-/// The request a state is bound to, as associated data.
+/// The request a state is bound to (mixed into the tag as associated data, not
+/// stored): the user, the method, the tool / prompt name or resource URI, and the
+/// canonical JSON of the arguments (member order does not matter).
 #[derive(Debug, Clone)]
-pub(crate) struct Binding(Vec<u8>);
+pub struct StateBinding(Vec<u8>);
 
-impl Binding {
+impl StateBinding {
     /// The binding for `principal` calling `method` on `name` with `arguments`.
-    pub(crate) fn new(principal: &Principal, method: &str, name: &str, arguments: &Value) -> Self {
+    pub fn new(principal: &Principal, method: &str, name: &str, arguments: &Value) -> Self {
         let mut text = String::with_capacity(128);
         for part in [
             DOMAIN,
@@ -338,17 +342,23 @@ pub(crate) fn canonical_into(value: &Value, out: &mut String) {
 mod tests {
     use serde_json::json;
 
+    use std::time::Duration;
+
     use super::*;
 
     const KEY_A: &str = "0000000000000000000000000000000000000000000000000000000000000001";
     const KEY_B: &str = "0000000000000000000000000000000000000000000000000000000000000002";
 
-    fn binding(user: &str, args: Value) -> Binding {
-        Binding::new(&Principal::local_user(user), "tools/call", "t", &args)
+    fn binding(user: &str, args: Value) -> StateBinding {
+        StateBinding::new(&Principal::local_user(user), "tools/call", "t", &args)
     }
 
     fn now() -> SystemTime {
         SystemTime::UNIX_EPOCH + Duration::from_secs(2_000_000_000)
+    }
+
+    fn later(secs: u64) -> SystemTime {
+        now() + Duration::from_secs(secs)
     }
 
     #[test]
@@ -375,12 +385,19 @@ mod tests {
         assert_eq!(rotated.signing_id(), "new");
         assert_eq!(rotated.ids(), ["new", "old"]);
         let b = binding("alice", json!({}));
-        let mut payload = Payload::new(expiry_ms(now(), Duration::from_secs(60)));
+        let mut payload = Payload::default();
         payload.asked.push("q".into());
-        let sealed = old.seal(&payload, &b).expect("seal");
-        assert_eq!(rotated.open(&sealed, &b, now()).expect("opens"), payload);
+        let sealed = old.seal_json(&payload, &b, later(60)).expect("seal");
+        assert_eq!(
+            rotated
+                .open_json::<Payload>(&sealed, &b, now())
+                .expect("opens"),
+            payload
+        );
         let retired = StateKeys::parse(&format!("new {KEY_B}")).expect("retired");
-        let e = retired.open(&sealed, &b, now()).expect_err("retired key");
+        let e = retired
+            .open_json::<Payload>(&sealed, &b, now())
+            .expect_err("retired key");
         assert_eq!(e.kind(), ErrorKind::InvalidState);
         assert!(e.message().contains("no longer holds"), "{}", e.message());
     }
@@ -390,30 +407,31 @@ mod tests {
         let keys = StateKeys::parse(&format!("k {KEY_A}")).expect("keys");
         let b = binding("alice", json!({"n": 1}));
         let sealed = keys
-            .seal(&Payload::new(expiry_ms(now(), Duration::from_secs(60))), &b)
+            .seal_json(&Payload::default(), &b, later(60))
             .expect("seal");
         for (other, what) in [
             (binding("bob", json!({"n": 1})), "another user"),
             (binding("alice", json!({"n": 2})), "other arguments"),
         ] {
-            let e = keys.open(&sealed, &other, now()).expect_err(what);
+            let e = keys
+                .open_json::<Payload>(&sealed, &other, now())
+                .expect_err(what);
             assert!(e.message().contains("integrity"), "{what}: {}", e.message());
         }
-        let later = now() + Duration::from_secs(61);
         assert!(
-            keys.open(&sealed, &b, later)
+            keys.open_json::<Payload>(&sealed, &b, later(61))
                 .expect_err("expired")
                 .message()
                 .contains("expired")
         );
         let huge = "a".repeat(MAX_STATE_BYTES + 1);
         assert!(
-            keys.open(&huge, &b, now())
+            keys.open_json::<Payload>(&huge, &b, now())
                 .expect_err("big")
                 .message()
                 .contains("bytes")
         );
-        assert!(keys.open("rs2.%%%", &b, now()).is_err());
+        assert!(keys.open_json::<Payload>("rs2.%%%", &b, now()).is_err());
     }
 
     #[test]

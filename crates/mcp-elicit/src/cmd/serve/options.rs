@@ -148,6 +148,32 @@ fn parse_scopes(flag: &str, text: Option<&str>) -> Result<Vec<String>, String> {
     Ok(scopes)
 }
 
+/// `config` with the 2026-07-28 state keys read from `file` (`--state-key-file`); without
+/// a file the registry makes a random key per process (said on stderr: several nodes need
+/// one shared file).
+pub(crate) fn with_state_keys(
+    config: mcp_elicit_server::ElicitationConfig,
+    file: Option<&Path>,
+) -> Result<mcp_elicit_server::ElicitationConfig, String> {
+    let Some(path) = file else {
+        eprintln!(
+            "mcp-elicit serve: 2026-07-28 request state: sealed with a random key for this process \
+             (pass --state-key-file to share keys between nodes and restarts)"
+        );
+        return Ok(config);
+    };
+    let text = read_secret_file("state key", path)?;
+    let keys = mcp_elicit_server::StateKeys::parse(text.expose_secret())
+        .map_err(|e| format!("{} ({})", e.message(), path.display()))?;
+    eprintln!(
+        "mcp-elicit serve: 2026-07-28 request state: signing key {:?}, {} key(s) accepted, from {}",
+        keys.signing_id(),
+        keys.ids().len(),
+        path.display()
+    );
+    Ok(config.with_state_keys(keys))
+}
+
 /// Reads a secret file (at most 64 KiB, surrounding whitespace trimmed, not empty).
 fn read_secret_file(what: &str, path: &Path) -> Result<SecretString, String> {
     let meta = std::fs::metadata(path)
