@@ -162,6 +162,7 @@ pub(crate) fn with_state_keys(
         );
         return Ok(config);
     };
+    use mcp_elicit_store::secrecy::ExposeSecret;
     let text = read_secret_file("state key", path)?;
     let keys = mcp_elicit_server::StateKeys::parse(text.expose_secret())
         .map_err(|e| format!("{} ({})", e.message(), path.display()))?;
