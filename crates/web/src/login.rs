@@ -190,6 +190,19 @@ pub(crate) async fn callback(
     let Some(state) = query.state else {
         return refused("The sign-in response had no state.");
     };
+    // RFC 9207, before the one-time state is taken (a forged response must not burn
+    // it): an `iss` naming another issuer is a mix-up attack, and a missing one is
+    // refused when the issuer says it always sends it.
+    if !crate::third_party::iss_acceptable(
+        query.iss.as_deref(),
+        Some(&inner.config.issuer),
+        inner.login_iss_required,
+    ) {
+        tracing::warn!("sign-in response from another issuer, or without iss, refused");
+        return refused(
+            "The sign-in response came from another authorization server, or did not name it.",
+        );
+    }
     let taken = match inner.store.take_login_state(&state).await {
         Ok(t) => t,
         Err(StoreError::Expired(_)) => {
@@ -213,15 +226,6 @@ pub(crate) async fn callback(
         return refused("This sign-in was started in another browser. Please start again.");
     }
     let login = taken.login;
-    // RFC 9207: an authorization response naming another issuer is a mix-up attack.
-    if query
-        .iss
-        .as_deref()
-        .is_some_and(|iss| iss != inner.config.issuer)
-    {
-        tracing::warn!("sign-in response from another issuer refused");
-        return refused("The sign-in response came from another authorization server.");
-    }
     if query.error.is_some() {
         return refused("The sign-in was refused at the authorization server.");
     }

@@ -31,6 +31,10 @@ pub(crate) struct IssuerMetadata {
     pub(crate) token_endpoint: Url,
     #[serde(default)]
     pub(crate) jwks_uri: Option<Url>,
+    /// RFC 9207: the issuer puts `iss` in every authorization response, so one without
+    /// it is refused.
+    #[serde(default)]
+    pub(crate) authorization_response_iss_parameter_supported: bool,
 }
 
 /// Fetches a JSON document (bounded size, 200 only).

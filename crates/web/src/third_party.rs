@@ -37,6 +37,9 @@ pub(crate) struct Provider {
     client: OAuthClient,
     /// The issuer, when known from discovery (checked against RFC 9207 `iss`).
     issuer: Option<String>,
+    /// The issuer advertises `authorization_response_iss_parameter_supported`: a
+    /// response without `iss` is refused.
+    iss_required: bool,
 }
 
 impl Provider {
@@ -54,8 +57,33 @@ impl Provider {
             config,
             client,
             issuer,
+            iss_required: false,
         }
     }
+
+    /// Whether responses must carry `iss` (the provider's metadata says it sends it).
+    pub(crate) fn with_iss_required(mut self, required: bool) -> Self {
+        self.iss_required = required;
+        self
+    }
+}
+
+/// RFC 9207: whether an authorization response's `iss` is acceptable for an issuer
+/// `expected` (unknown for providers configured by endpoints) that sends `iss` when
+/// `required`. Checked before the one-time `state` is taken, so a forged response
+/// (another issuer, or `iss` stripped) cannot burn the user's state.
+pub(crate) fn iss_acceptable(got: Option<&str>, expected: Option<&str>, required: bool) -> bool {
+    match (got, expected) {
+        (Some(got), Some(expected)) => got == expected,
+        (None, _) => !required,
+        (Some(_), None) => true,
+    }
+}
+
+/// The `state` sent to a provider: the provider's name, `~`, the stored one-time state
+/// (so the provider, and its issuer, are known before the state is taken).
+fn outer_state(provider: &str, state: &str) -> String {
+    format!("{provider}~{state}")
 }
 
 type TokenResult = oauth2::StandardTokenResponse<IdTokenField, oauth2::basic::BasicTokenType>;
@@ -212,7 +240,7 @@ pub(crate) async fn start(
             );
         }
     };
-    let state_value = state.expose_secret().to_owned();
+    let state_value = outer_state(provider, state.expose_secret());
     let mut request = p
         .client
         .authorize_url(move || CsrfToken::new(state_value))
@@ -265,7 +293,34 @@ pub(crate) async fn callback(
         );
     };
     let principal = session.principal.clone();
-    let record = match web.inner.store.take_oauth_state(&principal, &state).await {
+    // RFC 9207, before the state is taken: a forged response must not burn it.
+    let Some((named, state)) = state.rsplit_once('~') else {
+        return failed(
+            StatusCode::BAD_REQUEST,
+            "This authorization is unknown. Nothing was changed.",
+        );
+    };
+    let Some(named_provider) = web.inner.providers.get(named) else {
+        return failed(
+            StatusCode::BAD_REQUEST,
+            "This authorization is unknown. Nothing was changed.",
+        );
+    };
+    if !iss_acceptable(
+        query.iss.as_deref(),
+        named_provider.issuer.as_deref(),
+        named_provider.iss_required,
+    ) {
+        tracing::warn!(
+            provider = named,
+            "authorization response from another issuer, or without iss, refused"
+        );
+        return failed(
+            StatusCode::BAD_REQUEST,
+            "The response came from another authorization server, or did not name it. Nothing was changed.",
+        );
+    }
+    let record = match web.inner.store.take_oauth_state(&principal, state).await {
         Ok(r) => r,
         Err(StoreError::Expired(_)) => {
             return failed(
@@ -288,16 +343,9 @@ pub(crate) async fn callback(
             );
         }
     };
-    // RFC 9207: the response must come from the provider this state was created for.
-    let expected_issuer = web
-        .inner
-        .providers
-        .get(&record.provider)
-        .and_then(|p| p.issuer.as_deref());
-    if let (Some(got), Some(expected)) = (query.iss.as_deref(), expected_issuer)
-        && got != expected
-    {
-        tracing::warn!(provider = %record.provider, "authorization response from another issuer refused");
+    // The state must have been made for the provider its prefix names.
+    if record.provider != named {
+        tracing::warn!(provider = %record.provider, "OAuth state returned under another provider's name");
         return failed(
             StatusCode::BAD_REQUEST,
             "The response came from another authorization server. Nothing was changed.",

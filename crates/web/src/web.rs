@@ -97,6 +97,8 @@ pub(crate) struct Inner {
     pub(crate) jwks: Option<Jwks>,
     /// The sign-in client at the issuer; `None` in local mode.
     pub(crate) login_client: Option<OAuthClient>,
+    /// RFC 9207: the issuer advertises `iss` in authorization responses (required then).
+    pub(crate) login_iss_required: bool,
     /// Local mode: the only user, signed in without an issuer (see [`Web::local`]).
     pub(crate) local_user: Option<Principal>,
     pub(crate) providers: HashMap<String, Provider>,
@@ -149,6 +151,7 @@ impl Web {
             format!("{base}/login/callback"),
         )?;
         let mut providers = HashMap::new();
+        let mut iss_required = std::collections::HashSet::new();
         for p in &config.providers {
             let (authorization, token) = match &p.endpoints {
                 ProviderEndpoints::Explicit {
@@ -157,6 +160,10 @@ impl Web {
                 } => (authorization.clone(), token.clone()),
                 ProviderEndpoints::Discover { issuer } => {
                     let m = outbound::discover(&http, issuer).await?;
+                    iss_required.insert(p.name.clone());
+                    if !m.authorization_response_iss_parameter_supported {
+                        iss_required.remove(&p.name);
+                    }
                     (m.authorization_endpoint, m.token_endpoint)
                 }
             };
@@ -166,7 +173,11 @@ impl Web {
                 &token,
                 format!("{base}/oauth/callback"),
             )?;
-            providers.insert(p.name.clone(), Provider::new(p.clone(), client));
+            let required = iss_required.contains(&p.name);
+            providers.insert(
+                p.name.clone(),
+                Provider::new(p.clone(), client).with_iss_required(required),
+            );
         }
         Ok(Web {
             inner: Arc::new(Inner {
@@ -176,6 +187,7 @@ impl Web {
                 http,
                 jwks: Some(jwks),
                 login_client: Some(login_client),
+                login_iss_required: meta.authorization_response_iss_parameter_supported,
                 local_user: None,
                 providers,
                 sessions: SessionBindings::default(),
@@ -219,6 +231,7 @@ impl Web {
         let http = outbound::client()?;
         let base = config.base();
         let mut map = HashMap::new();
+        let mut iss_required = std::collections::HashSet::new();
         for p in &config.providers {
             let (authorization, token) = match &p.endpoints {
                 ProviderEndpoints::Explicit {
@@ -227,6 +240,10 @@ impl Web {
                 } => (authorization.clone(), token.clone()),
                 ProviderEndpoints::Discover { issuer } => {
                     let m = outbound::discover(&http, issuer).await?;
+                    iss_required.insert(p.name.clone());
+                    if !m.authorization_response_iss_parameter_supported {
+                        iss_required.remove(&p.name);
+                    }
                     (m.authorization_endpoint, m.token_endpoint)
                 }
             };
@@ -236,7 +253,11 @@ impl Web {
                 &token,
                 format!("{base}/oauth/callback"),
             )?;
-            map.insert(p.name.clone(), Provider::new(p.clone(), client));
+            let required = iss_required.contains(&p.name);
+            map.insert(
+                p.name.clone(),
+                Provider::new(p.clone(), client).with_iss_required(required),
+            );
         }
         Ok(Web {
             inner: Arc::new(Inner {
@@ -246,6 +267,7 @@ impl Web {
                 http,
                 jwks: None,
                 login_client: None,
+                login_iss_required: false,
                 local_user: Some(user),
                 providers: map,
                 sessions: SessionBindings::default(),

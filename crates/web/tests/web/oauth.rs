@@ -218,10 +218,18 @@ async fn a_denied_authorization_changes_nothing() {
         .find(|(k, _)| k == "state")
         .map(|(_, v)| v.into_owned())
         .expect("state");
-    let denied = format!(
-        "{}/oauth/callback?error=access_denied&state={state}",
-        stack.base
-    );
+    let iss = url
+        .query_pairs()
+        .find(|(k, _)| k == "iss")
+        .map(|(_, v)| v.into_owned())
+        .expect("iss (RFC 9207)");
+    // An error response from this provider names it too (RFC 9207).
+    let denied = url::Url::parse_with_params(
+        &format!("{}/oauth/callback", stack.base),
+        &[("error", "access_denied"), ("state", &state), ("iss", &iss)],
+    )
+    .expect("denied URL")
+    .to_string();
     let page = browser.open(&denied).await;
     assert_eq!(page.status, 400);
     assert!(stack.is_pending(&alice, &id).await);
@@ -259,6 +267,22 @@ async fn a_response_naming_another_issuer_is_refused() {
     assert!(page.body.contains("another authorization server"));
     assert!(stack.is_pending(&alice, &id).await);
     assert!(stack.stored_tokens(&alice).await.is_none());
+    // The provider advertises authorization_response_iss_parameter_supported: a
+    // response with `iss` stripped is refused too.
+    let mut stripped = url::Url::parse(&callback).expect("url");
+    let pairs: Vec<(String, String)> = stripped
+        .query_pairs()
+        .filter(|(k, _)| k != "iss")
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect();
+    stripped.query_pairs_mut().clear().extend_pairs(pairs);
+    let page = browser.open(stripped.as_str()).await;
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(stack.stored_tokens(&alice).await.is_none());
+    // Neither forgery burnt the user's one-time state: the real response still works.
+    let page = browser.open(&callback).await;
+    assert!(done(&page), "{} {}", page.status, page.body);
+    assert!(stack.stored_tokens(&alice).await.is_some());
 }
 
 /// What the recording proxy saw: one line per request (method, target, every header,
