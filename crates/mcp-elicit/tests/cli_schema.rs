@@ -219,6 +219,100 @@ fn check_warns_about_legacy_enum_names_and_links_without_failing() {
     assert!(codes.contains(&"url_in_text"), "{codes:?}");
 }
 
+/// A form FastMCP generates from a Pydantic model (see crates/core/tests/data).
+fn pydantic_schema() -> Value {
+    json!({
+        "type": "object",
+        "title": "Order",
+        "properties": {
+            "qty": {"type": "integer", "exclusiveMinimum": 0, "title": "Qty"},
+            "word": {"type": "string", "pattern": "(?i)^hello$"},
+            "at": {"type": "string", "format": "time"},
+            "level": {"type": "integer", "enum": [1, 2, 3], "default": 2},
+            "small": {"type": "integer", "maximum": 10, "default": 50}
+        },
+        "required": ["qty"]
+    })
+}
+
+#[test]
+fn check_as_client_shows_how_a_client_reads_it() {
+    let schema = json_file("order.json", &pydantic_schema());
+    // The strict check refuses it...
+    let o = run(&["schema", "check", p(&schema)]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    // ...a client shows it, with its notices.
+    let o = run(&["schema", "check", "--as-client", p(&schema)]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    let text = stdout(&o);
+    assert!(
+        text.contains("shown as a form (5 fields, 3 notices)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  qty (integer, required); greater than 0"),
+        "{text}"
+    );
+    assert!(text.contains("  level (choose_one, prefilled 2)"), "{text}");
+    assert!(text.contains("left to the server: pattern"), "{text}");
+    assert!(text.contains("[unchecked_pattern]"), "{text}");
+    assert!(
+        text.contains("notice: /properties/small/default:"),
+        "{text}"
+    );
+
+    let o = run(&["schema", "check", "--as-client", "--json", p(&schema)]);
+    assert_eq!(code(&o), 0);
+    let report = stdout_json(&o);
+    assert_eq!(report["ok"], true);
+    assert_eq!(report["as_client"], true);
+    assert_eq!(report["inside_subset"], false);
+    let kinds: Vec<&str> = report["notices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        ["unchecked_pattern", "unchecked_format", "default_dropped"]
+    );
+    assert_eq!(report["notices"][0]["property"], "word");
+    assert_eq!(report["fields"][3]["default"], 2);
+    assert_eq!(report["fields"][2]["left_to_server"], json!(["format"]));
+}
+
+#[test]
+fn check_as_client_refuses_only_what_cannot_be_a_form() {
+    let nested = json_file(
+        "nested.json",
+        &json!({"type": "object", "properties": {"a": {"type": "object", "properties": {}}}}),
+    );
+    let o = run(&["schema", "check", "--as-client", p(&nested)]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stdout(&o).contains("a client cannot show this as a form (1 error)"),
+        "{}",
+        stdout(&o)
+    );
+    assert!(stdout(&o).contains("[nested_object]"), "{}", stdout(&o));
+    let o = run(&["schema", "check", "--as-client", "--json", p(&nested)]);
+    assert_eq!(code(&o), 1);
+    assert_eq!(stdout_json(&o)["errors"][0]["kind"], "nested_object");
+    // A schema inside the subset reads the same, with no notices.
+    let ok = json_file("ok.json", &contact_schema());
+    let o = run(&["schema", "check", "--as-client", p(&ok)]);
+    assert_eq!(code(&o), 0);
+    assert!(
+        stdout(&o).contains("(4 fields, 0 notices); inside the subset"),
+        "{}",
+        stdout(&o)
+    );
+    let o = run_stdin(&["schema", "check", "--as-client", "--json", "-"], b"{");
+    assert_eq!(code(&o), 2);
+    assert_eq!(stdout_json(&o)["ok"], false);
+}
+
 #[test]
 fn check_bad_input_exits_2_naming_the_file() {
     let missing = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("does-not-exist.json");

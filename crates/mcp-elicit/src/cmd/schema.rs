@@ -1,10 +1,12 @@
 //! `mcp-elicit schema check|validate`.
 //!
 //! Exit status: 0 success; 1 the schema is outside the subset or asks for secrets
-//! (`check`), or the content violates the schema (`validate`); 2 unreadable input,
+//! (`check`; with `--as-client`: a client cannot show it as a form), or the content
+//! violates the schema (`validate`); 2 unreadable input,
 //! malformed or ambiguous JSON, non-UTF-8 text, a bad schema given to `validate`, or a
 //! usage error.
 
+mod as_client;
 mod check;
 mod input;
 mod validate;
@@ -40,9 +42,15 @@ pub(crate) struct CheckArgs {
     /// The schema file (the `requestedSchema` object), or `-` for standard input.
     #[arg(value_name = "FILE")]
     file: PathBuf,
-    /// Print one JSON object: `{ok, file, errors, secret_findings, warnings}`.
+    /// Print one JSON object: `{ok, file, errors, secret_findings, warnings}` (with
+    /// `--as-client`, also `as_client`, `inside_subset`, `fields` and `notices`).
     #[arg(long)]
     json: bool,
+    /// Read the schema as a client reads a received form (tolerantly): list the fields
+    /// it shows, what it leaves to the server and the notices it gives the user. Exit
+    /// status 0 shown, 1 a client cannot show it as a form, 2 bad input.
+    #[arg(long)]
+    as_client: bool,
 }
 
 /// `mcp-elicit schema validate SCHEMA_FILE CONTENT_FILE|- [--json] [--apply-defaults]`
@@ -67,6 +75,7 @@ pub(crate) struct ValidateArgs {
 
 pub(crate) fn run(args: SchemaArgs) -> ExitCode {
     match args {
+        SchemaArgs::Check(a) if a.as_client => as_client::run(&a),
         SchemaArgs::Check(a) => check::run(&a),
         SchemaArgs::Validate(a) => validate::run(&a),
     }
