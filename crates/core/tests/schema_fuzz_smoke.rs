@@ -1,15 +1,70 @@
-//! The `schema_parse` fuzz target's property on stable: for generated and mutated
-//! inputs, `Schema::from_json_str` never panics, and an accepted schema's `to_value`
-//! parses back to the same JSON. (`fuzz/` runs the same check under libFuzzer.)
+//! The `schema_parse` and `schema_received` fuzz targets' properties on stable: for
+//! generated and mutated inputs, `Schema::from_json_str` never panics, and an accepted
+//! schema's `to_value` parses back to the same JSON; the tolerant reading
+//! (`Schema::parse_received`) never panics either, reads every schema the strict parser
+//! accepts identically (no notices, same JSON, same defaults), gives back what it
+//! received, and keeps only defaults that pass validation. (`fuzz/` runs the same checks
+//! under libFuzzer.)
 
 use mcp_elicit_core::Schema;
+use mcp_elicit_core::schema::PropertyKind;
+use mcp_elicit_core::validate::{defaults, unchecked, validate};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::{Map, Value, json};
 
+/// The tolerant reading's properties (the `schema_received` fuzz target's body).
+fn check_received(text: &str, strict: Option<&Schema>) -> Result<(), TestCaseError> {
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        return Ok(());
+    };
+    let read = Schema::parse_received(&value);
+    if let Some(strict) = strict {
+        let Ok(tolerant) = &read else {
+            return Err(TestCaseError::fail(format!(
+                "strict accepts, tolerant refuses: {text}"
+            )));
+        };
+        prop_assert!(
+            tolerant.notices().is_empty() && !tolerant.is_beyond_subset(),
+            "{text}"
+        );
+        prop_assert_eq!(tolerant.to_value(), strict.to_value());
+        prop_assert_eq!(defaults(tolerant), defaults(strict));
+        prop_assert!(tolerant.properties().iter().all(|p| p.extras().is_none()));
+    }
+    if let Ok(schema) = read {
+        if schema.is_beyond_subset() {
+            prop_assert_eq!(schema.to_value(), value.clone(), "given back as received");
+        }
+        // Every default kept passes validation (bad ones are dropped with a notice).
+        let content = Value::Object(defaults(&schema));
+        if let Err(violations) = validate(&schema, &content) {
+            for v in violations.iter() {
+                let defaulted = v.property().is_some_and(|p| content.get(p).is_some());
+                prop_assert!(!defaulted, "{text}: kept default fails: {v}");
+            }
+        }
+        let _ = unchecked(&schema, &content);
+        for p in schema.properties() {
+            if let PropertyKind::Union(u) = p.kind() {
+                for t in ["", "1", "-2.5", "true", "null", "x", "1e400"] {
+                    let _ = validate(
+                        &schema,
+                        &serde_json::json!({p.name(): u.value_from_text(t)}),
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The fuzz target's body.
 fn check(text: &str) -> Result<(), TestCaseError> {
-    if let Ok(schema) = Schema::from_json_str(text) {
+    let strict = Schema::from_json_str(text).ok();
+    check_received(text, strict.as_ref())?;
+    if let Some(schema) = strict {
         let first = schema.to_value();
         let again = Schema::parse(&first);
         prop_assert!(
@@ -92,7 +147,11 @@ fn vocab_value() -> impl Strategy<Value = Value> {
             "",
             "^a+$",
             "(",
-            "😀"
+            "😀",
+            "time",
+            "uuid",
+            "(?i)a",
+            "#/$defs/a",
         ])
         .prop_map(|s| Value::String(s.into())),
         (-3i64..12).prop_map(Value::from),
@@ -103,7 +162,8 @@ fn vocab_value() -> impl Strategy<Value = Value> {
     leaf.prop_recursive(3, 24, 4, |inner| {
         prop_oneof![
             proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-            (inner.clone(), inner).prop_map(|(c, t)| json!({"const": c, "title": t})),
+            (inner.clone(), inner.clone()).prop_map(|(c, t)| json!({"const": c, "title": t})),
+            inner.prop_map(|t| json!({"type": t})),
         ]
     })
 }
@@ -130,6 +190,13 @@ const KEYWORDS: &[&str] = &[
     "x-a",
     "$comment",
     "properties",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "uniqueItems",
+    "examples",
+    "deprecated",
+    "$ref",
 ];
 
 fn property_object() -> impl Strategy<Value = Value> {
@@ -146,10 +213,14 @@ fn property_object() -> impl Strategy<Value = Value> {
         prop::sample::select(vec!["string", "number", "integer", "boolean", "array"]),
         proptest::collection::vec(member, 0..5),
         proptest::option::of(items),
+        0u8..8,
     )
-        .prop_map(|(t, members, items)| {
+        .prop_map(|(t, members, items, typeless)| {
             let mut obj = Map::new();
-            obj.insert("type".into(), Value::String(t.into()));
+            // Now and then no `type` (an `anyOf`, an `enum`, a `$ref` may stand for it).
+            if typeless != 0 {
+                obj.insert("type".into(), Value::String(t.into()));
+            }
             for (k, v) in members {
                 obj.insert(k.to_owned(), v);
             }
@@ -167,15 +238,39 @@ fn grammar_schema() -> impl Strategy<Value = String> {
             prop::sample::select(vec!["a", "b", "c", "ab"]),
             0..3,
         )),
+        any::<bool>(),
     )
-        .prop_map(|(props, required)| {
+        .prop_map(|(props, required, defs)| {
             let props: Map<String, Value> = props.into_iter().collect();
             let mut x = json!({"type": "object", "properties": props});
             if let Some(r) = required {
                 x["required"] = json!(r);
             }
+            // Sometimes `$defs` for a `$ref` to find (outside the strict subset).
+            if defs {
+                x["$defs"] = json!({"a": {"type": "integer", "enum": [1, 2]}});
+            }
             x.to_string()
         })
+}
+
+#[test]
+fn grammar_reaches_tolerant_readings() {
+    // Some generated schemas must be read only by the tolerant reader, so its half of
+    // the property is exercised beyond the strict subset.
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let strategy = grammar_schema();
+    let beyond = (0..500)
+        .filter_map(|_| strategy.new_tree(&mut runner).ok())
+        .filter(|tree| {
+            let value: Value = serde_json::from_str(&tree.current()).unwrap_or(Value::Null);
+            Schema::parse_received(&value).is_ok_and(|s| s.is_beyond_subset())
+        })
+        .count();
+    assert!(
+        beyond >= 25,
+        "only {beyond} of 500 generated schemas read beyond the subset"
+    );
 }
 
 proptest! {
