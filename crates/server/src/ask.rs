@@ -290,12 +290,20 @@ impl Questions<'_> {
             }
         };
         if !declared {
-            return Err(Error::new(
-                ErrorKind::ModeNotSupported,
-                format!(
-                    "the client did not declare the capability {method} needs; nothing was sent"
+            let capability = if method == METHOD_SAMPLING {
+                "sampling"
+            } else {
+                "roots"
+            };
+            return Err(match self.ask.revision {
+                Revision::Rounds => Error::missing_capability(json!({capability: {}}), capability),
+                Revision::Requests => Error::new(
+                    ErrorKind::ModeNotSupported,
+                    format!(
+                        "the client did not declare the {capability} capability {method} needs; nothing was sent"
+                    ),
                 ),
-            ));
+            });
         }
         self.items.push(Item::Raw {
             key: key.to_owned(),

@@ -92,6 +92,18 @@ pub(super) fn definitions() -> Vec<Tool> {
             "test_input_required_result_capabilities",
             "Asks only for what the request's capabilities declare.",
         ),
+        (
+            "test_missing_capability",
+            "Needs the sampling capability: -32021 when the request does not declare it.",
+        ),
+        (
+            "test_streaming_elicitation",
+            "Asks a form: a round on 2026-07-28, never a request on the stream.",
+        ),
+        (
+            "test_logging_tool",
+            "Logs three messages, only when the request asks for a log level.",
+        ),
     ] {
         tools.push(Tool::new(name, description, no_args()));
     }

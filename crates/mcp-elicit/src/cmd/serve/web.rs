@@ -26,8 +26,8 @@ use rmcp::model::{
     SubscribeRequestParams, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use tokio_util::sync::CancellationToken;
 use url::Url;
@@ -213,6 +213,13 @@ impl ServerHandler for WebServer {
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
         self.inner.supported_protocol_versions()
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::DiscoverResult, ErrorData> {
+        self.inner.discover(context).await
     }
 
     async fn list_tools(
