@@ -60,17 +60,17 @@ fn server_scenario(name: &str, checks: usize) {
 
 #[test]
 fn server_tools_call_elicitation() {
-    server_scenario("tools-call-elicitation", 1);
+    server_scenario("tools-call-elicitation", 2);
 }
 
 #[test]
 fn server_elicitation_sep1034_defaults() {
-    server_scenario("elicitation-sep1034-defaults", 5);
+    server_scenario("elicitation-sep1034-defaults", 6);
 }
 
 #[test]
 fn server_elicitation_sep1330_enums() {
-    server_scenario("elicitation-sep1330-enums", 5);
+    server_scenario("elicitation-sep1330-enums", 6);
 }
 
 fn client_scenario(name: &str, revision: &str, checks: usize) {
