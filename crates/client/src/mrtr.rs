@@ -27,8 +27,9 @@ use std::collections::BTreeMap;
 
 use mcp_elicit_core::message::{CreateRequest, CreateResult, METHOD_CREATE};
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, InputResponses,
-    ServerResult,
+    CallToolRequest, CallToolRequestParams, CallToolResult, ClientRequest, GetPromptRequest,
+    GetPromptRequestParams, GetPromptResult, InputResponses, ReadResourceRequest,
+    ReadResourceRequestParams, ReadResourceResult, ServerResult,
 };
 use rmcp::service::{PeerRequestOptions, ServiceError};
 use rmcp::{Peer, RoleClient};
@@ -228,6 +229,60 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
             ServerResult::CallToolResult(r) => Ok(r),
             ServerResult::CustomResult(c) => serde_json::from_value(c.0)
                 .map_err(|_| CallError::Service(ServiceError::UnexpectedResponse)),
+            _ => Err(CallError::Service(ServiceError::UnexpectedResponse)),
+        }
+    }
+
+    /// Gets a prompt. On 2026-07-28 the server may ask for input first: the rounds are
+    /// driven as for [`call_tool`](Self::call_tool); on 2025-11-25, -32042 is handled.
+    pub async fn get_prompt(
+        &self,
+        peer: &Peer<RoleClient>,
+        params: GetPromptRequestParams,
+    ) -> Result<GetPromptResult, CallError> {
+        let label = params.name.clone();
+        if !crate::client::is_2026(peer) {
+            return self
+                .with_url_elicitation(peer, &label, || peer.get_prompt(params.clone()))
+                .await;
+        }
+        let result = self
+            .request_rounds(peer, &label, |responses, state| {
+                let mut p = params.clone();
+                p.input_responses = responses;
+                p.request_state = state;
+                ClientRequest::GetPromptRequest(GetPromptRequest::new(p))
+            })
+            .await?;
+        match result {
+            ServerResult::GetPromptResult(r) => Ok(r),
+            _ => Err(CallError::Service(ServiceError::UnexpectedResponse)),
+        }
+    }
+
+    /// Reads a resource, with the same input rounds (2026-07-28) or -32042 handling
+    /// (2025-11-25) as [`call_tool`](Self::call_tool).
+    pub async fn read_resource(
+        &self,
+        peer: &Peer<RoleClient>,
+        params: ReadResourceRequestParams,
+    ) -> Result<ReadResourceResult, CallError> {
+        let label = params.uri.clone();
+        if !crate::client::is_2026(peer) {
+            return self
+                .with_url_elicitation(peer, &label, || peer.read_resource(params.clone()))
+                .await;
+        }
+        let result = self
+            .request_rounds(peer, &label, |responses, state| {
+                let mut p = params.clone();
+                p.input_responses = responses;
+                p.request_state = state;
+                ClientRequest::ReadResourceRequest(ReadResourceRequest::new(p))
+            })
+            .await?;
+        match result {
+            ServerResult::ReadResourceResult(r) => Ok(r),
             _ => Err(CallError::Service(ServiceError::UnexpectedResponse)),
         }
     }

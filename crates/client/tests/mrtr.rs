@@ -59,7 +59,7 @@ where
                     "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
                     "serverInfo": {"name": "hostile", "version": "6.6.6"}
                 }),
-                Some("tools/call") => {
+                Some("tools/call" | "prompts/get") => {
                     let n = {
                         let mut c = recorded.lock().unwrap();
                         c.push(msg.clone());
@@ -545,4 +545,29 @@ async fn a_long_wizard_answered_step_by_step_is_not_rate_limited() {
     let result = h.call().await.expect("not rate limited");
     assert_eq!(result["content"][0]["text"], "finished");
     assert_eq!(ui.forms().len(), 8);
+}
+
+/// `prompts/get` takes input rounds too.
+#[tokio::test]
+async fn a_prompt_can_require_input() {
+    let ui = TestUi::default();
+    ui.script_forms([submit(json!({"topic": "rust"}))]);
+    let h = hostile(ui, Config::default(), |n, params| match n {
+        0 => json!({"resultType": "input_required", "requestState": "p",
+            "inputRequests": {"t": form("Topic?", json!({"topic": {"type": "string"}}))}}),
+        _ => json!({"resultType": "complete", "messages": [{"role": "user", "content": {
+            "type": "text", "text": params["inputResponses"]["t"]["content"]["topic"]}}]}),
+    })
+    .await;
+    let prompt = guard(h.client.get_prompt(
+        h.conn.peer(),
+        mcp_elicit_client::rmcp::model::GetPromptRequestParams::new("p"),
+    ))
+    .await
+    .expect("prompt");
+    let prompt = serde_json::to_value(prompt).unwrap();
+    assert_eq!(prompt["messages"][0]["content"]["text"], "rust");
+    let calls = h.calls();
+    assert_eq!(calls[1]["method"], "prompts/get");
+    assert_eq!(calls[1]["params"]["requestState"], "p");
 }
