@@ -241,3 +241,55 @@ async fn oversized_bodies_and_amplifying_json_are_refused_naming_the_limit() {
     .await;
     assert_eq!(status, 200, "{body}");
 }
+
+/// `POST /demo/complete` as a browser at `origin` sends it, with `host` as `Host`.
+async fn demo_post(port: u16, host: &str, origin: Option<&str>, fetch_site: bool) -> u16 {
+    let mut stream = TcpStream::connect(("127.0.0.1", port))
+        .await
+        .expect("connect");
+    let mut request = format!(
+        "POST /demo/complete?elicitationId=0123456789abcdef0123456789abcdef HTTP/1.1\r\n\
+         Host: {host}\r\nContent-Length: 0\r\nConnection: close\r\n"
+    );
+    if let Some(o) = origin {
+        request.push_str(&format!("Origin: {o}\r\n"));
+    }
+    if fetch_site {
+        request.push_str("Sec-Fetch-Site: same-origin\r\n");
+    }
+    request.push_str("\r\n");
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let answer = read_until_closed(&mut stream).await.expect("an answer");
+    answer
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn demo_complete_refuses_dns_rebinding_and_foreign_origins() {
+    let port = free_port();
+    let _server = start(port, &[]);
+    let local = format!("127.0.0.1:{port}");
+    let own = format!("http://127.0.0.1:{port}");
+    // DNS rebinding: evil.example resolves to 127.0.0.1; its page posts to itself, so
+    // Origin and Host agree with each other, but not with the server's own origin.
+    let rebound_host = format!("evil.example:{port}");
+    let rebound = format!("http://evil.example:{port}");
+    assert_eq!(
+        demo_post(port, &rebound_host, Some(&rebound), true).await,
+        403
+    );
+    assert_eq!(
+        demo_post(port, &local, Some("http://evil.example"), true).await,
+        403
+    );
+    assert_eq!(demo_post(port, &local, Some("null"), true).await, 403);
+    // A browser always sends Origin with Sec-Fetch-*: without it, refused.
+    assert_eq!(demo_post(port, &local, None, true).await, 403);
+    // The server's own page passes the check (and finds nothing with this id).
+    assert_eq!(demo_post(port, &local, Some(&own), true).await, 404);
+    // A non-browser client (no Origin, no Sec-Fetch-Site) on a loopback Host passes.
+    assert_eq!(demo_post(port, &local, None, false).await, 404);
+}

@@ -265,18 +265,35 @@ async fn demo_page(State(reference): State<Reference>, Query(q): Query<CompleteQ
     }
 }
 
-/// Refuses cross-site form posts: an `Origin` header, when present, must name this host.
-fn same_origin(headers: &HeaderMap) -> bool {
-    let Some(origin) = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) else {
-        return true;
-    };
-    let Some(host) = headers.get(header::HOST).and_then(|v| v.to_str().ok()) else {
+/// Refuses cross-site and DNS-rebinding form posts: `Host` must be a loopback name or
+/// the public URL's host, and `Origin` must be the public URL's origin (compared with
+/// the configured origin, never with `Host`, which a rebinding attacker controls). A
+/// post without `Origin` is accepted only without `Sec-Fetch-Site` too: browsers send
+/// both, so that is not a browser, which no cross-site page can drive.
+fn same_origin(public_base: &str, headers: &HeaderMap) -> bool {
+    let Ok(public) = url::Url::parse(public_base) else {
         return false;
     };
-    origin
-        .strip_prefix("http://")
-        .or_else(|| origin.strip_prefix("https://"))
-        == Some(host)
+    let public_origin = public.origin().ascii_serialization();
+    let host_ok = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|h| url::Url::parse(&format!("http://{h}")).ok())
+        .and_then(|u| u.host_str().map(str::to_owned))
+        .is_some_and(|h| {
+            let h = h.trim_start_matches('[').trim_end_matches(']');
+            matches!(h, "localhost" | "127.0.0.1" | "::1")
+                || public
+                    .host_str()
+                    .is_some_and(|p| p.trim_start_matches('[').trim_end_matches(']') == h)
+        });
+    if !host_ok {
+        return false;
+    }
+    match headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
+        Some(origin) => origin == public_origin,
+        None => headers.get("sec-fetch-site").is_none(),
+    }
 }
 
 async fn demo_complete(
@@ -284,7 +301,7 @@ async fn demo_complete(
     headers: HeaderMap,
     Query(q): Query<CompleteQuery>,
 ) -> Response {
-    if !same_origin(&headers) {
+    if !same_origin(&reference.options().demo_base_url, &headers) {
         return page(
             StatusCode::FORBIDDEN,
             "Refused",
