@@ -359,3 +359,22 @@ fn strict_schemas_read_the_same() {
         assert!(b.extras().is_none());
     }
 }
+
+#[test]
+fn references_cannot_multiply_the_work() {
+    // Each level refers four times to the next: 4^8 expansions if nothing bounded them.
+    let mut defs = serde_json::Map::new();
+    for i in 0..8 {
+        let next = format!("#/$defs/d{}", i + 1);
+        let alts: Vec<Value> = (0..4).map(|_| json!({"$ref": next})).collect();
+        defs.insert(format!("d{i}"), json!({"anyOf": alts}));
+    }
+    defs.insert("d8".into(), json!({"type": "integer"}));
+    let props: serde_json::Map<String, Value> = (0..50)
+        .map(|i| (format!("p{i}"), json!({"$ref": "#/$defs/d0"})))
+        .collect();
+    let schema = json!({"type": "object", "$defs": defs, "properties": props});
+    let read = Schema::parse_received(&schema);
+    let errors = read.err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(errors.contains("too_large"), "{errors}");
+}

@@ -133,6 +133,8 @@ pub(crate) struct Ctx<'l> {
     pub(crate) defs: Map<String, Value>,
     /// How deep a tolerant reading is in references and `anyOf`s.
     pub(crate) depth: usize,
+    /// How many property schemas a tolerant reading has examined.
+    pub(crate) visits: usize,
 }
 
 impl<'l> Ctx<'l> {
@@ -146,6 +148,7 @@ impl<'l> Ctx<'l> {
             notices: Vec::new(),
             defs: Map::new(),
             depth: 0,
+            visits: 0,
         }
     }
 

@@ -32,6 +32,11 @@ const MAX_NOTICES: usize = 100;
 /// How deep references and `anyOf`s may nest.
 const MAX_DEPTH: usize = 8;
 
+/// Most property schemas one tolerant reading examines (alternatives and references
+/// included): a `$ref` may be expanded many times, and `anyOf`s of references to
+/// `anyOf`s must not multiply the work.
+const MAX_VISITS: usize = 16_384;
+
 /// Annotations a tolerant reading ignores without telling the user.
 const SILENT: &[&str] = &[
     "$id",
@@ -281,11 +286,12 @@ pub(crate) fn parse_property(
     obj: &Map<String, Value>,
     at: &str,
 ) -> Option<Property> {
-    if cx.depth > MAX_DEPTH {
+    cx.visits += 1;
+    if cx.depth > MAX_DEPTH || cx.visits > MAX_VISITS {
         cx.error(
             ErrorKind::TooLarge,
             at,
-            "references and anyOf nest too deeply",
+            "references and anyOf nest too deeply, or expand to too many alternatives",
         );
         return None;
     }
@@ -348,6 +354,18 @@ pub(crate) fn parse_property(
                 obj.to_mut().insert("type".into(), "string".into());
                 cx.beyond = true;
                 break;
+            }
+            if entries.len() > cx.limits.max_enum_options {
+                cx.error(
+                    ErrorKind::TooLarge,
+                    &join(at, key),
+                    format!(
+                        "{} alternatives, over the limit of {}",
+                        entries.len(),
+                        cx.limits.max_enum_options
+                    ),
+                );
+                return None;
             }
             let entries = entries.clone();
             let mut alternatives = Vec::new();
@@ -754,7 +772,7 @@ fn options_of(
             let mut value = option_text(v);
             // `"1"` and `1` would show alike: keep the texts distinct.
             if !seen.insert(value.clone()) {
-                value = v.to_string();
+                value = format!("{value} ({})", describe(v));
             }
             EnumOption {
                 value,
