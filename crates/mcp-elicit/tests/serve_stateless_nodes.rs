@@ -307,7 +307,7 @@ fn on_node(url: &str, from: u16, to: u16) -> String {
     )
 }
 
-const FORM_ANSWER: &str = r#"{"email":"ada@example.com","age":36}"#;
+const FORM_ANSWER: &str = r#"{"handle":"octo-cat","email":"ada@example.com","age":36}"#;
 
 /// The demo form's two rounds, the answer to the first one carried by the second.
 async fn demo_form_round_one(client: &mut Stateless) -> (Answer, String, String) {
