@@ -350,6 +350,39 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_tls_connection_idle_after_its_handshake_is_closed_by_the_header_timeout() {
+        use crate::reference::{Reference, ReferenceOptions};
+        use crate::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+        let (server, client) = configs(&[b"http/1.1"]);
+        let tcp = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = tcp.local_addr().expect("addr");
+        let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(
+            Principal::local_user("ada"),
+        )));
+        let reference = Reference::new(hub, ReferenceOptions::new(format!("https://{addr}")));
+        let mut limits = super::super::HttpLimits::default();
+        limits.header_read_timeout = Duration::from_millis(300);
+        let served = tokio::spawn(super::super::serve_with_limits(
+            tcp,
+            Some(server),
+            limits,
+            reference,
+            super::super::router,
+            std::future::pending(),
+        ));
+        // The handshake completes, then the client sends nothing: closed, no answer.
+        let mut idle = tls_connect(client, addr).await;
+        let seen = read_to_close(&mut idle)
+            .await
+            .expect("closed by the server");
+        assert!(
+            !String::from_utf8_lossy(&seen).contains("HTTP/"),
+            "{seen:?}"
+        );
+        served.abort();
+    }
+
+    #[tokio::test]
     async fn dropping_the_listener_closes_the_port() {
         let (server, _) = configs(&[]);
         let (listener, addr) = listener(server, HANDSHAKE_TIMEOUT).await;
