@@ -65,6 +65,7 @@ mod config;
 mod confirm;
 mod connect;
 mod csrf;
+pub mod demo_provider;
 mod error;
 mod jwks;
 mod login;

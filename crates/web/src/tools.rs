@@ -287,7 +287,7 @@ impl WebTools {
         }
         self.require(
             ask,
-            "Confirm the purchase on the server's page.",
+            &format!("Confirm on the server's page: {summary}."),
             purpose.clone(),
             || text(format!("The confirmation page was finished: call again to see the answer for {summary}.")),
         )

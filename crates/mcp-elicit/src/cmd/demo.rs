@@ -1,12 +1,19 @@
 //! `mcp-elicit demo`: the reference server started in-process on a free loopback port,
 //! and the terminal host connected to it, to try every kind of elicitation at once:
 //! the reference tools (form first) and, like `serve` in local mode, the URL-flow tools
-//! (`set_api_key`, `connect_provider`, `approve_purchase`) against local pages, offline.
+//! (`set_api_key`, `connect_provider`, `approve_purchase`) against local pages, offline;
+//! `connect_provider` goes through a tiny OAuth 2 provider started on loopback beside it
+//! (consent page, code + PKCE, token endpoint: `mcp_elicit_web::demo_provider`).
 
 use std::process::ExitCode;
 
 use mcp_elicit_client::ServerTarget;
-use mcp_elicit_server::reference::http;
+use std::sync::Arc;
+
+use mcp_elicit_server::reference::{Reference, ReferenceOptions, http};
+use mcp_elicit_web::demo_provider::DemoProvider;
+
+use crate::cmd::serve::AppConfig;
 use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
 use mcp_elicit_tui::host::{self, HostError, HostOptions};
 
@@ -38,9 +45,21 @@ async fn demo(args: DemoArgs) -> Result<(), HostError> {
         .map_err(|e| HostError(format!("cannot read the listening address: {e}")))?;
     let base = format!("http://{addr}");
     let config = ElicitationConfig::new(IdentityPolicy::LocalUser(Principal::current_local_user()));
-    let app = crate::cmd::serve::local_demo_app(&base, Elicitations::new(config), args.conformance)
+    // The third-party OAuth provider `connect_provider` connects to, on loopback too.
+    let provider = DemoProvider::start()
         .await
-        .map_err(HostError)?;
+        .map_err(|e| HostError(format!("cannot start the demo OAuth provider: {e}")))?;
+    let provider_config = provider
+        .config()
+        .map_err(|e| HostError(format!("demo OAuth provider address: {e}")))?;
+    let app = demo_app(
+        &base,
+        Elicitations::new(config),
+        args.conformance,
+        vec![provider_config],
+    )
+    .await
+    .map_err(HostError)?;
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
     let server = tokio::spawn(http::serve_with(
         listener,
@@ -56,5 +75,39 @@ async fn demo(args: DemoArgs) -> Result<(), HostError> {
     let result = host::run(&target, args.host.apply(HostOptions::default())).await;
     let _ = stop_tx.send(());
     let _ = server.await;
+    drop(provider);
     result
+}
+
+/// What `serve` runs in local mode (the reference server and the URL-flow pages for the
+/// local user, secrets in a private in-memory vault), with `providers` configured for
+/// `connect_provider` as `--provider-config` would.
+async fn demo_app(
+    base: &str,
+    hub: Elicitations,
+    conformance: bool,
+    providers: Vec<mcp_elicit_web::ProviderConfig>,
+) -> Result<AppConfig, String> {
+    let user = match &hub.config().identity {
+        IdentityPolicy::LocalUser(p) => p.clone(),
+        _ => return Err("the demo runs for the local user only".to_owned()),
+    };
+    let reference = Reference::new(
+        hub.clone(),
+        ReferenceOptions::new(base).with_conformance(conformance),
+    );
+    let store = mcp_elicit_store::Store::connect("sqlite::memory:")
+        .await
+        .map_err(|e| format!("cannot open the in-memory vault: {e}"))?;
+    let key = mcp_elicit_store::VaultKey::generate()
+        .map_err(|e| format!("cannot make a vault key: {e}"))?;
+    let vault = store.vault(mcp_elicit_store::Keyring::new(key));
+    let public = url::Url::parse(base).map_err(|e| format!("{base}: {e}"))?;
+    let web = mcp_elicit_web::Web::local(public, user, providers, hub, Arc::new(vault))
+        .await
+        .map_err(|e| format!("cannot set up the local pages: {e}"))?;
+    Ok(AppConfig {
+        reference,
+        web: Some(web),
+    })
 }

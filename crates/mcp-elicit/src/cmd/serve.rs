@@ -231,6 +231,8 @@ async fn local_pages(
 /// URL-flow pages and tools (`set_api_key`, `approve_purchase`, `connect_provider`) for
 /// `hub`'s local user, secrets in a private in-memory vault. Serve it with
 /// `http::serve_with(listener, app.reference.clone(), move |_, ct| build_router(&app, ct), shutdown)`.
+// `mcp-elicit demo` builds the same with its demo OAuth provider (cmd/demo.rs).
+#[cfg(test)]
 pub(crate) async fn local_demo_app(
     base: &str,
     hub: mcp_elicit_server::Elicitations,
