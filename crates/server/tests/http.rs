@@ -478,3 +478,57 @@ async fn a_slow_user_within_the_form_timeout_is_not_cut_off_by_the_session_idle_
         ["form: Take your time"]
     );
 }
+
+/// A raw POST of `body` to `/mcp`; returns the status and the whole response.
+async fn raw_post(addr: std::net::SocketAddr, body: &str) -> (u16, String) {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.expect("write");
+    let mut response = String::new();
+    // The SSE stream of an initialize answer ends with the response.
+    let _ =
+        tokio::time::timeout(Duration::from_secs(2), stream.read_to_string(&mut response)).await;
+    let status = response
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, response)
+}
+
+#[tokio::test]
+async fn deleting_an_unknown_or_ended_session_answers_404() {
+    let (_url, addr, _reference, _stop) = start().await;
+    let delete = |id: String| async move {
+        raw_http(
+            addr,
+            "DELETE",
+            "/mcp",
+            &format!("Mcp-Session-Id: {id}\r\nMCP-Protocol-Version: 2025-11-25\r\n"),
+        )
+        .await
+        .0
+    };
+    assert_eq!(delete("never-issued".into()).await, 404);
+    let (status, response) = raw_post(
+        addr,
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{response}");
+    let id = response
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .starts_with("mcp-session-id:")
+                .then(|| l["mcp-session-id:".len()..].trim().to_owned())
+        })
+        .expect("a session id");
+    let ended = delete(id.clone()).await;
+    assert!(ended == 200 || ended == 202 || ended == 204, "{ended}");
+    assert_eq!(delete(id).await, 404, "ended already");
+}

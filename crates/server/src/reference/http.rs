@@ -50,13 +50,19 @@ pub fn session_manager(config: &ElicitationConfig) -> Arc<LocalSessionManager> {
 /// The router: `/mcp` and the demo pages.
 pub fn router(reference: Reference, ct: CancellationToken) -> Router {
     let factory_ref = reference.clone();
+    let sessions = session_manager(reference.hub().config());
     let service = StreamableHttpService::new(
         move || factory_ref.service().map_err(std::io::Error::other),
-        session_manager(reference.hub().config()),
+        Arc::clone(&sessions),
         mcp_config(&reference.options().demo_base_url, ct),
     );
     Router::new()
         .nest_service(MCP_PATH, service)
+        // DELETE of an unknown or ended session: 404.
+        .layer(axum::middleware::from_fn_with_state(
+            sessions,
+            super::sessions::unknown_session_404,
+        ))
         .route(DEMO_COMPLETE_PATH, get(demo_page).post(demo_complete))
         // Rounds go out with the exact JSON of their requests.
         .layer(axum::middleware::from_fn(crate::wire::exact_rounds_http))

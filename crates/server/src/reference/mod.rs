@@ -10,6 +10,7 @@
 mod conformance;
 pub mod http;
 mod schemas;
+pub mod sessions;
 mod state;
 mod suite;
 mod tools;

@@ -103,8 +103,17 @@ pub(crate) async fn build_web(
 /// metadata is served; in local mode (loopback only, the local user) `/mcp` is open and
 /// the reference server's demo page (`/demo/complete`) stays available.
 pub(crate) fn router(reference: &Reference, web: &Web, ct: CancellationToken) -> Router {
+    let sessions = http::session_manager(reference.hub().config());
     let mcp = Router::new()
-        .nest_service(MCP_PATH, mcp_service(reference, web, ct.clone()))
+        .nest_service(
+            MCP_PATH,
+            mcp_service(reference, web, Arc::clone(&sessions), ct.clone()),
+        )
+        // DELETE of an unknown or ended session: 404.
+        .layer(axum::middleware::from_fn_with_state(
+            sessions,
+            mcp_elicit_server::reference::sessions::unknown_session_404,
+        ))
         // 2026-07-28 rounds go out with the exact JSON of their requests.
         .layer(axum::middleware::from_fn(
             mcp_elicit_server::wire::exact_rounds_http,
@@ -155,6 +164,7 @@ pub(crate) async fn serve_stdio(
 fn mcp_service(
     reference: &Reference,
     web: &Web,
+    sessions: Arc<LocalSessionManager>,
     ct: CancellationToken,
 ) -> StreamableHttpService<Edge<WebServer>, LocalSessionManager> {
     let tools = Arc::new(WebTools::new(web.clone()));
@@ -169,7 +179,7 @@ fn mcp_service(
                 reference_first,
             }))
         },
-        http::session_manager(reference.hub().config()),
+        sessions,
         http::mcp_config(&reference.options().demo_base_url, ct),
     )
 }
