@@ -21,6 +21,7 @@ mod received;
 mod redos;
 mod serialize;
 mod tolerant;
+mod tolerant_kinds;
 
 pub use builder::{PropertyBuilder, SchemaBuilder};
 pub(crate) use model::Count;

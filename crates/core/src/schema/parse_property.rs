@@ -267,7 +267,7 @@ fn parse_string(
             if found.is_none()
                 && let Some(x) = extras.as_deref_mut()
             {
-                super::tolerant::unknown_format(cx, x, f, &join(at, "format"));
+                super::tolerant_kinds::unknown_format(cx, x, f, &join(at, "format"));
             } else if found.is_none() {
                 cx.error(
                     ErrorKind::UnsupportedFormat,
@@ -416,7 +416,7 @@ fn parse_number(
         default: None,
     };
     if let Some(x) = extras.as_deref_mut() {
-        super::tolerant::number_extras(cx, obj, at, x);
+        super::tolerant_kinds::number_extras(cx, obj, at, x);
     }
     if let Some(default) = obj.get("default") {
         let d_at = join(at, "default");
@@ -425,7 +425,7 @@ fn parse_number(
             Value::Number(n) if number::is_finite(n) => {
                 let before = cx.notices.len();
                 if let Some(x) = extras.as_deref() {
-                    super::tolerant::check_number_default(cx, x, n, &d_at);
+                    super::tolerant_kinds::check_number_default(cx, x, n, &d_at);
                 }
                 if integer && !number::is_integer(n) {
                     cx.soft(
@@ -473,7 +473,7 @@ fn parse_boolean(
     extras: Option<&mut Extras>,
 ) -> BooleanSpec {
     let constant = match extras {
-        Some(x) => super::tolerant::boolean_const(cx, obj, at, x),
+        Some(x) => super::tolerant_kinds::boolean_const(cx, obj, at, x),
         None => None,
     };
     let default = match obj.get("default") {

@@ -21,7 +21,7 @@ pub(crate) fn parse_single(
     extras: Option<&mut Extras>,
 ) -> Option<SingleSelectSpec> {
     if let Some(x) = extras {
-        return super::tolerant::parse_single(cx, obj, at, x);
+        return super::tolerant_kinds::parse_single(cx, obj, at, x);
     }
     let (style, options) = match (obj.get("enum"), obj.get("oneOf")) {
         (Some(_), Some(_)) => {
@@ -143,7 +143,7 @@ pub(crate) fn parse_multi(
             return None;
         }
         Some(Value::Object(items)) => match extras.as_deref_mut() {
-            Some(x) => super::tolerant::multi_items(cx, items, &items_at, x)?,
+            Some(x) => super::tolerant_kinds::multi_items(cx, items, &items_at, x)?,
             None => multi_items(cx, items, &items_at)?,
         },
         Some(other) => {
@@ -174,7 +174,7 @@ pub(crate) fn parse_multi(
     if let Some(d) = obj.get("default") {
         default = match extras.as_deref() {
             Some(x) if x.typed_options.is_some() || d.is_null() => {
-                super::tolerant::multi_default(cx, d, &join(at, "default"), &options, x)
+                super::tolerant_kinds::multi_default(cx, d, &join(at, "default"), &options, x)
             }
             _ => multi_default(cx, d, &join(at, "default"), &options, min, max),
         };
