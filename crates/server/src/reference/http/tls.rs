@@ -360,8 +360,10 @@ mod tests {
             Principal::local_user("ada"),
         )));
         let reference = Reference::new(hub, ReferenceOptions::new(format!("https://{addr}")));
-        let mut limits = super::super::HttpLimits::default();
-        limits.header_read_timeout = Duration::from_millis(300);
+        let limits = super::super::HttpLimits {
+            header_read_timeout: Duration::from_millis(300),
+            ..Default::default()
+        };
         let served = tokio::spawn(super::super::serve_with_limits(
             tcp,
             Some(server),
