@@ -54,7 +54,12 @@ async fn harness() -> Harness {
         url: true,
     });
     let opener = RecordingOpener::default();
-    let client = ElicitationClient::new(ui, opener.clone(), Config::default());
+    // These are the 2025-11-25 flows (server-to-client requests, -32042).
+    let client = ElicitationClient::new(
+        ui,
+        opener.clone(),
+        Config::default().with_protocol(mcp_elicit_client::ProtocolChoice::V2025_11_25),
+    );
     let (r, w) = tokio::io::split(client_io);
     let conn = guard(client.clone().connect_io(
         r,
@@ -235,6 +240,8 @@ async fn url_elicitation_required_is_consented_completed_and_retried() {
         // the server sends the completion notification and the client retries.
         h.app.key(key(KeyCode::Char('o')), Instant::now());
         h.app.key(key(KeyCode::Char('o')), Instant::now());
+        // The driver started the browser: consent goes to the client.
+        h.app.opened(Ok(()), Instant::now());
         let id = guard(async {
             loop {
                 if let Some(url) = h.opener.opened().get(rounds) {

@@ -444,3 +444,63 @@ fn esc_on_the_required_overview_cancels_the_call() {
     assert_eq!(rx.try_recv(), Ok(OverviewChoice::Cancel));
     assert!(a.prompt.is_none());
 }
+
+#[test]
+fn the_tool_list_keeps_the_last_tool_and_tools_without_arguments_run_on_one_enter() {
+    let Value::Object(empty) = json!({"type": "object", "properties": {}}) else {
+        unreachable!()
+    };
+    let tools = vec![
+        Tool::new("first", "One", Arc::new(empty.clone())),
+        Tool::new("second", "Two", Arc::new(empty)),
+    ];
+    let mut a = App::new(super::convert::identity(&client_identity()), None, tools);
+    press(&mut a, vec![key(KeyCode::Down)]);
+    // One Enter: no form, no review, the call starts.
+    assert_eq!(
+        press(&mut a, vec![key(KeyCode::Enter)]),
+        Some(Effect::CallTool("second".into(), Map::new()))
+    );
+    a.call_finished(
+        "second",
+        Ok(mcp_elicit_client::rmcp::model::CallToolResult::success(
+            vec![],
+        )),
+    );
+    press(&mut a, vec![key(KeyCode::Enter)]);
+    assert_has(&draw(&mut a), "> second");
+}
+
+#[test]
+fn the_stop_asking_notice_is_whole_at_80_columns() {
+    let mut a = app();
+    a.stop_asking = true;
+    let s = draw(&mut a);
+    assert_has(
+        &s,
+        "Stop asking is on: requests from this server are declined",
+    );
+    assert!(s.iter().any(|l| l.contains("list).")), "{}", s.join("\n"));
+}
+
+#[test]
+fn a_declined_required_step_is_not_reported_as_a_failure() {
+    let mut a = app();
+    start_call(&mut a);
+    let error = mcp_elicit_client::rmcp::model::ErrorData::new(
+        mcp_elicit_client::rmcp::model::ErrorCode(-32042),
+        "needs a URL",
+        None,
+    );
+    a.call_finished(
+        "weather",
+        Err(mcp_elicit_client::CallError::ElicitationRequired {
+            reason: mcp_elicit_client::NotCompleted::Declined,
+            error: Box::new(error),
+        }),
+    );
+    let s = draw(&mut a);
+    assert_has(&s, "The tool did not run.");
+    assert_has(&s, "You declined a browser step");
+    assert_lacks(&s, "Error");
+}

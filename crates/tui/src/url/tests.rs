@@ -290,3 +290,76 @@ fn waiting_for_a_call_only_offers_cancel() {
     assert_eq!(w.handle_key(key(KeyCode::Char('r'))), None);
     assert_eq!(w.handle_key(key(KeyCode::Esc)), Some(WaitChoice::Cancel));
 }
+
+const CONSENT_BUTTONS: [&str; 3] = ["Copy URL (C)", "Decline (D)", "Cancel (Esc)"];
+
+#[test]
+fn every_consent_button_is_on_the_first_screen_at_80x24_and_120x40() {
+    for (w, h) in [(80, 24), (120, 40)] {
+        let mut s =
+            consent("https://accounts.google.com.evil.com/login?next=%2Fhome&access_token=x");
+        let sc = draw(&mut s, w, h);
+        crate::testutil::assert_buttons(&sc, &CONSENT_BUTTONS, w);
+        crate::testutil::assert_buttons(&sc, &["Open evil.com (O)"], w);
+        // Focus starts on Copy, never on Open, and is visible.
+        crate::testutil::assert_focused_button(&sc, "Copy URL (C)", w);
+        for _ in 0..3 {
+            s.handle_key(key(KeyCode::Tab));
+            let sc = draw(&mut s, w, h);
+            assert_eq!(crate::testutil::focus_markers(&sc), 1, "{}", sc.join("\n"));
+        }
+    }
+}
+
+#[test]
+fn the_host_is_named_once_when_it_is_the_highlighted_part() {
+    let mut s = consent("http://127.0.0.1:8080/demo");
+    let sc = draw(&mut s, 80, 24);
+    assert_has(&sc, "Host (marked ^ above): 127.0.0.1");
+    assert_lacks(&sc, "Host: 127.0.0.1");
+    // A host below the registrable domain is still shown.
+    let mut s = consent("https://mcp.example.com/x");
+    assert_has(&draw(&mut s, 80, 40), "Host: mcp.example.com");
+}
+
+#[test]
+fn a_two_thousand_character_url_scrolls_with_the_buttons_pinned() {
+    let url = format!("https://login.example.org/{}?q=end", "p".repeat(2000));
+    let mut s = consent(&url);
+    let sc = draw(&mut s, 80, 24);
+    crate::testutil::assert_buttons(&sc, &CONSENT_BUTTONS, 80);
+    assert_has(&sc, "↓ more below");
+    // Scrolling reaches the end of the URL and the warnings; the buttons stay.
+    for _ in 0..200 {
+        s.handle_key(key(KeyCode::Down));
+    }
+    let sc = draw(&mut s, 80, 24);
+    assert_has(&sc, "Only open it if you trust example.org");
+    crate::testutil::assert_buttons(&sc, &CONSENT_BUTTONS, 80);
+}
+
+#[test]
+fn a_ten_thousand_character_message_and_a_combining_title_keep_the_buttons() {
+    let zalgo: String = std::iter::once('Z')
+        .chain(std::iter::repeat_n('\u{0301}', 2000))
+        .collect();
+    let mut s = UrlConsentState::new(
+        crate::server::ServerIdentity {
+            name: zalgo.clone(),
+            title: Some(zalgo.clone()),
+            version: Some(zalgo),
+            transport: "stdio".into(),
+        },
+        "Read me. ".repeat(1200),
+        analyze("https://example.com/"),
+        UrlContext::Request,
+    );
+    let sc = draw(&mut s, 80, 24);
+    crate::testutil::assert_buttons(&sc, &CONSENT_BUTTONS, 80);
+    for l in &sc {
+        assert!(
+            crate::text::width(l) <= 80,
+            "a row is wider than the screen"
+        );
+    }
+}
