@@ -359,8 +359,8 @@ impl Questions<'_> {
 /// - **Ask the same questions for the same request**: the answers of earlier rounds
 ///   are carried (sealed) in `requestState`, bound to the user, the method, the name
 ///   and the arguments, and are only used for the questions that are asked again.
-/// - **Return the `Stop` with `?`** and finish the handler with [`respond`]
-///   (crate::respond): input still needed becomes the `InputRequiredResult`, a failure
+/// - **Return the `Stop` with `?`** and finish the handler with
+///   [`respond`](crate::respond): input still needed becomes the `InputRequiredResult`, a failure
 ///   the JSON-RPC error.
 /// - **URL mode: check your own outcome first.** What the page stored (a token, a key,
 ///   an answer) is the truth on both revisions; call [`Ask::url`] only when it is not

@@ -1,27 +1,149 @@
 //! # mcp-elicit-server
 //!
-//! Server-side MCP elicitation (specification 2025-11-25) on [rmcp]: form and URL mode,
-//! completion notifications and `URLElicitationRequiredError` (-32042), checked before
-//! anything is sent and validated when the answer comes back.
+//! Server-side MCP elicitation on [rmcp], for both protocol revisions from the same
+//! tool code: 2025-11-25 (the server sends `elicitation/create` and waits; URL mode with
+//! completion notifications and `URLElicitationRequiredError`, -32042) and 2026-07-28
+//! (multi round-trip requests: the tool answers an `InputRequiredResult`, the client
+//! asks the user and retries with `inputResponses` and the sealed `requestState`).
+//! Everything is checked before anything is sent and validated when the answer comes
+//! back, on both.
 //!
+//! - [`SessionScope::ask`] / [`Ask`]: the questions of one request, each under a
+//!   stable key ([`Ask::form`], [`Ask::form_with_schema`], [`Ask::url`], several at once
+//!   with [`Ask::questions`]); a question still unanswered on 2026-07-28 ends the
+//!   handler with [`Stop::Input`] through `?`, and [`respond`] turns it into the
+//!   `InputRequiredResult`. The outcome is the same typed [`FormOutcome`] /
+//!   [`UrlOutcome`] on both revisions.
+//! - [`Edge`]: serve every handler through it (`Edge::new(handler)`): the revision is
+//!   decided once per request ([`Revision`], a type the rest branches on), every
+//!   2026-07-28 result carries `resultType`, -32042 never leaves on 2026-07-28.
+//!   [`wire`] puts a round's exact request JSON on the wire ([`wire::EdgeTransport`] /
+//!   [`wire::edge_rw`] for stdio, [`wire::exact_rounds_http`] for Streamable HTTP).
+//! - [`StateKeys`]: the HMAC key ring sealing `requestState` (rotation: the first key
+//!   signs, the others are accepted), from configuration, the same on every node.
 //! - [`Elicitations`]: the server-wide registry of pending elicitations (behind the
 //!   [`ElicitationStore`] trait: [`MemoryStore`] in one process, `mcp-elicit-store` for
 //!   SQLite or PostgreSQL that survive restarts and are shared between nodes), its
 //!   configuration, and [`Elicitations::complete`] for the out-of-band page that
-//!   finishes a URL elicitation.
-//! - [`SessionScope`]: one client connection's handle; keep it in the connection's
-//!   handler and call [`SessionScope::elicitor`] in a tool, prompt or resource handler.
-//! - [`Elicitor`]: [`form`](Elicitor::form) (from a Rust type),
+//!   finishes a URL elicitation (on either revision).
+//! - [`Elicitor`]: the 2025-11-25 calls underneath: [`form`](Elicitor::form),
 //!   [`form_with_schema`](Elicitor::form_with_schema), [`url`](Elicitor::url),
 //!   [`url_required`](Elicitor::url_required) (-32042) and
-//!   [`url_fallback`](Elicitor::url_fallback) (clients without URL mode).
+//!   [`url_unsupported`](Elicitor::url_unsupported) (clients without URL mode).
 //! - [`Principal`] / [`IdentityPolicy`]: the user an elicitation is bound to, from an
 //!   authenticated principal that server-side middleware attached to the request, or the
 //!   local OS user for stdio and loopback development; never from what the client says.
 //! - [`Error`]: the one error type; `ErrorData::from(error)` is the one mapping to JSON-RPC.
-//! - [`Round`] / [`Elicitor::form_input`]: forms for 2026-07-28 peers, through
-//!   `InputRequiredResult` rounds with a sealed, user-bound `requestState`.
 //! - [`reference`](mod@reference): the reference server behind `mcp-elicit serve`.
+//!
+//! ## One handler, both revisions
+//!
+//! ```no_run
+//! use mcp_elicit_server::{FormOutcome, SessionScope, Stop, respond};
+//! use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
+//! use rmcp::service::RequestContext;
+//! use rmcp::{ErrorData, RoleServer};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Contact {
+//!     /// Your name
+//!     name: String,
+//! }
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Confirm {
+//!     /// Really add it?
+//!     sure: bool,
+//! }
+//!
+//! // In `ServerHandler::call_tool` (the handler served as `Edge::new(handler)`):
+//! async fn call_tool(
+//!     scope: &SessionScope,
+//!     request: CallToolRequestParams,
+//!     ctx: RequestContext<RoleServer>,
+//! ) -> Result<CallToolResponse, ErrorData> {
+//!     respond(add_contact(scope, &request, &ctx).await)
+//! }
+//!
+//! async fn add_contact(
+//!     scope: &SessionScope,
+//!     request: &CallToolRequestParams,
+//!     ctx: &RequestContext<RoleServer>,
+//! ) -> Result<CallToolResult, Stop> {
+//!     let mut ask = scope.ask(ctx, request).await?;
+//!     // One line per question; on 2026-07-28 each is a round (the second retry
+//!     // carries the first answer in the sealed state).
+//!     let FormOutcome::Accepted(contact) = ask.form::<Contact>("contact", "Who?").await? else {
+//!         return Ok(CallToolResult::success(vec![ContentBlock::text("nothing added")]));
+//!     };
+//!     let sure = ask.form::<Confirm>("confirm", "Add them?").await?;
+//!     // Side effects only after the last question: on 2026-07-28 everything above
+//!     // runs again on every retry.
+//!     let done = matches!(sure, FormOutcome::Accepted(Confirm { sure: true }));
+//!     Ok(CallToolResult::success(vec![ContentBlock::text(if done {
+//!         format!("added {}", contact.name)
+//!     } else {
+//!         "nothing added".to_owned()
+//!     })]))
+//! }
+//! # let _ = call_tool;
+//! ```
+//!
+//! What a handler must do to be correct on both revisions is listed on [`Ask`]: stable
+//! keys, side effects after the last question (everything before it reruns on each
+//! 2026-07-28 retry), the same questions for the same request, `?` and [`respond`],
+//! its own outcome checked before [`Ask::url`], and [`Edge`].
+//!
+//! ## 2026-07-28: what the server does, and the choices made
+//!
+//! - **Sealed state.** `requestState` is HMAC-SHA256 (rmcp's `RequestStateCodec`, `rs2`
+//!   with key ids), bound as associated data to the user (issuer and subject), the
+//!   method, the tool / prompt name or resource URI and the canonical JSON of the
+//!   arguments, with an expiry inside (the form timeout; the URL lifetime for URL
+//!   questions) checked on the registry's clock. It carries the question keys of the
+//!   round, the answers of earlier rounds (already validated; validated again when
+//!   used), the attempts of re-asked forms and, for URL questions, the id of the
+//!   stored elicitation. It is readable by the client (authenticated, not encrypted):
+//!   nothing in it is secret, and secrets never go through forms. Oversized
+//!   ([`MAX_STATE_BYTES`]), malformed, modified, truncated, another user's, tool's or
+//!   arguments', retired-key or expired state: -32602 ([`ErrorKind::InvalidState`])
+//!   naming what is wrong, nothing read, nothing changed.
+//! - **Answers.** An answer is used only for a question the handler asks now and is
+//!   validated against its full schema; keys never asked are ignored and a missing
+//!   answer is asked again in a new round (the MRTR rules); an invalid or malformed
+//!   answer is -32602 naming `inputResponses.KEY` and every violation (or a new round
+//!   with the problems listed, with [`ElicitationConfig::max_attempts`] above 1). An
+//!   undeclared capability in the request's `_meta` is -32021 with
+//!   `requiredCapabilities` (on 2025-11-25: [`ErrorKind::ModeNotSupported`], -32602).
+//! - **URL mode: still waiting is another round, never a blocked request.** The first
+//!   call stores the elicitation (bound to the user, counted in their quota) and
+//!   answers a round with the URL (no `elicitationId`: the revision removed it). A
+//!   retry before the page is finished answers the same round again, same URL, so a
+//!   client that remembers the consent for that URL need not ask the user twice
+//!   (modelcontextprotocol issue 2920 discusses a state-only "still waiting" result
+//!   instead; a round with the request keeps every client able to show it again, and
+//!   one without `inputRequests` would invite an immediate retry loop). Holding the
+//!   request open for minutes until the page is done would tie up a connection per
+//!   user and break on any proxy timeout or node change. The page is the 2025-11-25
+//!   one (connect, secret, OAuth, confirmation), and the phishing rule is unchanged:
+//!   it completes only for the same user. A retry after the page is finished returns
+//!   [`UrlOutcome::Completed`] once (the stored elicitation is used up atomically in
+//!   the store, so across nodes too); a second use of the same state is -32602.
+//! - **No URL to the model.** A client without URL mode gets a tool result that says a
+//!   client with URL-mode elicitation is needed, without the URL
+//!   ([`Elicitor::url_unsupported`]): tool results reach the model, and a capability
+//!   URL in them could be repeated or sent on by it, while the specification has the
+//!   client show URL-mode URLs to the user only, after consent.
+//!
+//! ## Gaps in rmcp 3.11 (for upstream)
+//!
+//! - Ordinary results model `resultType` as optional and only their constructors set
+//!   it, so a result built by deserializing (or `Default`) leaves it out on the
+//!   2026-07-28 wire, where the schema requires it: [`Edge`] fills it in.
+//! - The typed `ElicitRequest` (the only elicitation an `InputRequiredResult` can hold)
+//!   has no `pattern` and drops unknown keywords: [`wire`] sends the exact JSON instead.
+//! - `StreamableHttpService` requires a `ServerHandler`, so a wrapper cannot see the
+//!   `ServerResult` of a request; the exact JSON is therefore fixed in the HTTP body.
+//! - `DELETE` of an unknown session answers 202: [`reference::sessions`] answers 404.
 //!
 //! ## What is checked, and when
 //!
