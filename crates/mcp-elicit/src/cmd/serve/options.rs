@@ -502,6 +502,37 @@ mod tests {
 
     const KEY: &str = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
 
+    #[test]
+    fn the_state_key_file_gives_the_ring_and_its_errors_name_the_line_not_the_key() {
+        let dir = tempfile::tempdir().expect("dir");
+        let file = dir.path().join("state.keys");
+        let key = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+        std::fs::write(
+            &file,
+            format!("# rotated\nnew {key}\nold {}\n", key.replace('0', "1")),
+        )
+        .expect("write");
+        let base = || {
+            mcp_elicit_server::ElicitationConfig::new(
+                mcp_elicit_server::IdentityPolicy::Authenticated,
+            )
+        };
+        let config = with_state_keys(base(), Some(&file)).expect("keys");
+        let keys = config.state_keys.expect("configured");
+        assert_eq!(keys.signing_id(), "new");
+        assert_eq!(keys.ids(), ["new", "old"]);
+        assert!(
+            with_state_keys(base(), None)
+                .expect("none")
+                .state_keys
+                .is_none()
+        );
+        std::fs::write(&file, format!("new {key}\nshort 0011\n")).expect("write");
+        let e = with_state_keys(base(), Some(&file)).expect_err("short key");
+        assert!(e.contains("line 2"), "{e}");
+        assert!(!e.contains(key), "the key is never echoed: {e}");
+    }
+
     fn no_env(_: &str) -> Option<OsString> {
         None
     }
