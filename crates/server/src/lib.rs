@@ -134,6 +134,11 @@
 //!   URL in them could be repeated or sent on by it, while the specification has the
 //!   client show URL-mode URLs to the user only, after consent.
 //!
+//! Sizes and costs (`cargo bench -p mcp-elicit-server --bench state`, one run on a shared
+//! 2-core machine): a sealed state is 224 bytes with no carried answer, 408 with one
+//! five-field form answer, 964 with four; sealing takes about 1.8 µs, opening 6.4 µs
+//! (JSON included), refusing a tampered state 1.0 µs, the binding 0.8 µs.
+//!
 //! ## Gaps in rmcp 3.11 (for upstream)
 //!
 //! - Ordinary results model `resultType` as optional and only their constructors set
