@@ -228,6 +228,26 @@ fn nested_repetitions_only_a_backtracking_engine_could_run_are_refused() {
 }
 
 #[test]
+fn huge_repetition_counts_only_a_backtracking_engine_could_run_are_refused() {
+    // Found by fuzzing schema_parse: no automaton fits `{2888888888888888}`, and on
+    // regress the empty-matching body is repeated that many times whatever the text's
+    // length, so validating the 19-character default never returned (and grew to 600 MB).
+    for (source, default) in [
+        ("()(?:(?:b?)F?){2888888888888888}$", "bDDDDDDDHHHHHHHHHHH"),
+        ("(?=x)(?:b?){5000}", "x"),
+        (r"(a)\1{1001,}", "aa"),
+    ] {
+        let message = refusal(json!({"type": "string", "pattern": source, "default": default}));
+        for needle in ["linear time", "more than the 1000", "at character"] {
+            assert!(message.contains(needle), "{source}: {message}");
+        }
+    }
+    // Counts a backtracking match can afford, and large counts on the automaton, stay.
+    assert!(!pattern("(?=x)(?:b?){1000}").is_linear());
+    assert!(pattern(r"^\d{2000}$").is_linear());
+}
+
+#[test]
 fn linear_anchored_patterns_are_not_slow() {
     let p = pattern("^[A-Za-z]+$");
     assert!(!p.may_be_slow(1_000_000));

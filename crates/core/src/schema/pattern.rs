@@ -113,6 +113,13 @@ impl Pattern {
                          backreference)"
                     ));
                 }
+                if let Some(risk) = shape.huge_count {
+                    return Err(format!(
+                        "the pattern cannot be matched in linear time ({why}), and {risk}: it \
+                         is refused (write a smaller count, or drop the lookaround or \
+                         backreference)"
+                    ));
+                }
                 let max_chars = redos::max_len_within(shape.anchored, &shape.bounds, STEP_BUDGET);
                 Engine::Backtracking { regex, max_chars }
             }

@@ -63,6 +63,10 @@ impl Atom {
     };
 }
 
+/// The largest repetition count a pattern may use on the backtracking engine (linear-time
+/// patterns are bounded by their automaton's size instead).
+pub(crate) const MAX_BACKTRACKING_COUNT: u64 = 1_000;
+
 /// The backtracking-relevant shape of a pattern.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Shape {
@@ -74,6 +78,12 @@ pub(crate) struct Shape {
     /// wrongly (`^(?:(?:a{1,2}){2}){2}$` does not match `aaaa`) or never returns
     /// (`(?:(?:b?)?){2}$` on `ba`), so they must not run on it.
     pub(crate) nested_repetition: Option<String>,
+    /// The first counted repetition (`{n}`, `{n,}`, `{n,m}`) with a count above
+    /// [`MAX_BACKTRACKING_COUNT`], as the end of a sentence, when there is one. A
+    /// backtracking engine pays such a count whatever the input's length when the repeated
+    /// part can match the empty string (`(?:b?){2888888888888888}` never returns on a
+    /// 19-character text), so the input-length bound does not protect it.
+    pub(crate) huge_count: Option<String>,
     /// The upper bounds of its repetitions and backreferences (`None` = unbounded).
     pub(crate) bounds: Vec<Option<u64>>,
     /// Whether the pattern is anchored at the start (`^` and no alternation that could
@@ -218,7 +228,19 @@ fn scan(source: &str) -> Result<Shape, String> {
                         i + 1
                     ));
                 }
-                let (_, max) = min_max;
+                let (min, max) = min_max;
+                if shape.huge_count.is_none()
+                    && (min > MAX_BACKTRACKING_COUNT
+                        || max.is_some_and(|m| m > MAX_BACKTRACKING_COUNT))
+                {
+                    let quant: String = chars.get(i..next).unwrap_or_default().iter().collect();
+                    shape.huge_count = Some(format!(
+                        "it repeats something {quant} times (at character {}), more than the \
+                         {MAX_BACKTRACKING_COUNT} a backtracking match can afford whatever the \
+                         input's length",
+                        i + 1
+                    ));
+                }
                 let unbounded = max.is_none();
                 let repeat = max.is_none_or(|m| m >= 2);
                 if let Some(atom) = last_atom
