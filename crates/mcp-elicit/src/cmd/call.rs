@@ -3,7 +3,7 @@
 //! ```text
 //! mcp-elicit call SERVER TOOL [--args JSON] [--respond accept-defaults|decline|cancel|@ANSWERS.json]
 //!                 [--open-urls never|print|browser] [--modes form,url] [--timeout SECS]
-//!                 [--protocol 2025-11-25|2026-07-28]
+//!                 [--protocol 2025-11-25|2026-07-28] [--rate-limit off|BURST/SECONDS]
 //! ```
 //!
 //! SERVER is `http(s)://HOST[:PORT]/PATH` (Streamable HTTP) or `stdio:PROGRAM ARGS...`
@@ -25,7 +25,7 @@ use clap::{Args, ValueEnum};
 use mcp_elicit_client::rmcp::model::{CallToolRequestParams, CallToolResult};
 use mcp_elicit_client::{
     CallError, Config, ElicitationClient, FormPolicy, ManualOpen, OpenError, ProtocolChoice,
-    ScriptedUi, ServerTarget, SystemBrowser, UrlOpener, UrlPolicy,
+    RateLimit, ScriptedUi, ServerTarget, SystemBrowser, UrlOpener, UrlPolicy,
 };
 use mcp_elicit_core::message::Capability;
 use serde_json::{Map, Value, json};
@@ -54,6 +54,11 @@ pub(crate) struct CallArgs {
     /// Declared elicitation modes: `form,url` (default), `form`, `url` or `none`.
     #[arg(long, value_name = "MODES", default_value = "form,url")]
     pub(crate) modes: String,
+    /// Rate limit for elicitation requests: `off`, or `BURST/SECONDS` (default `5/10`:
+    /// five at once, then one more every ten seconds). Only requests arriving while an
+    /// earlier one is unanswered count; a wizard answered step by step never hits it.
+    #[arg(long, value_name = "off|BURST/SECONDS", default_value = "5/10", value_parser = RateLimit::parse)]
+    pub(crate) rate_limit: RateLimit,
     /// Give up after this many seconds (exit 2).
     #[arg(long, value_name = "SECS", default_value_t = 120)]
     pub(crate) timeout: u64,
@@ -185,6 +190,7 @@ async fn call(args: CallArgs) -> Result<ExitCode, String> {
     let config = Config::default()
         .with_prompt_timeout(None)
         .with_completion_timeout(timeout.min(Duration::from_secs(30)))
+        .with_rate_limit(args.rate_limit)
         .with_protocol(args.protocol);
     let client = ElicitationClient::new(ScriptedUi::new(modes, form, url_policy), opener, config);
 
