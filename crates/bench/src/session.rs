@@ -10,7 +10,7 @@ use mcp_elicit_client::rmcp::transport::streamable_http_client::{
 };
 use mcp_elicit_client::transport::http::{StandaloneStream, TappedHttpClient};
 use mcp_elicit_client::{
-    Config, Connection, ElicitationClient, ManualOpen, RateLimit, TransportIdentity,
+    Config, Connection, ElicitationClient, ManualOpen, ProtocolChoice, RateLimit, TransportIdentity,
 };
 use serde_json::{Map, Value};
 
@@ -41,8 +41,12 @@ pub(crate) async fn connect(
     index: usize,
 ) -> Result<Session, String> {
     let ui = BenchUi::new(index);
-    // No rate limit: the responder is a program, not a person.
+    // No rate limit: the responder is a program, not a person. The figures are of the
+    // 2025-11-25 round trip (`elicitation/create` mid-call, completion notifications),
+    // which every peer server here speaks; the client would otherwise take 2026-07-28
+    // from a server that offers it.
     let config = Config::default()
+        .with_protocol(ProtocolChoice::V2025_11_25)
         .with_rate_limit(RateLimit::UNLIMITED)
         .with_completion_timeout(Duration::from_secs(30));
     let client = ElicitationClient::new(ui, ManualOpen, config);

@@ -459,7 +459,7 @@ async fn a_node_killed_between_rounds_loses_nothing() {
     let db = PgDatabase::create("mcp_elicit_stateless_kill").await;
     let dir = tempfile::tempdir().expect("tempdir");
     let (port_a, port_b) = (free_port(), free_port());
-    let mut nodes = vec![
+    let mut nodes = [
         Some(node(port_a, &db.url, dir.path(), STATE_KEYS, &[])),
         Some(node(port_b, &db.url, dir.path(), STATE_KEYS, &[])),
     ];
