@@ -195,6 +195,32 @@ impl Drop for Pty {
 }
 
 #[test]
+fn the_demo_on_2025_11_25_shows_the_required_steps_overview() {
+    // The demo takes 2026-07-28 by default; `--protocol 2025-11-25` shows the -32042 path.
+    require_tmux();
+    let pty = Pty::start("demo --protocol 2025-11-25", 100, 30);
+    pty.wait_for(&[
+        "Tools from server: mcp-elicit reference server",
+        "> demo_form",
+    ]);
+    pty.run_tool(4, "connect_demo", false);
+    assert!(
+        pty.through_overview("Authorization is required to access your Example Co files."),
+        "on 2025-11-25 connect_demo answers -32042 and the host shows its overview"
+    );
+    pty.keys(&["d"]);
+    pty.wait_for(&[
+        "Result of tool \"connect_demo\"",
+        "The tool did not run.",
+        "You declined a browser step",
+    ]);
+    pty.keys(&["Enter"]);
+    pty.wait_for(&["> connect_demo"]);
+    pty.keys(&["q"]);
+    pty.wait_for(&["TTY-RESTORED", "EXIT=0"]);
+}
+
+#[test]
 fn demo_form_url_and_required_flows_in_a_real_terminal() {
     require_tmux();
     let pty = Pty::start("demo", 100, 30);

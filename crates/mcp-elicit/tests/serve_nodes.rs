@@ -14,79 +14,13 @@
 
 mod support;
 
-use std::str::FromStr;
-
-use mcp_elicit_store::sqlx::postgres::PgConnectOptions;
-use mcp_elicit_store::sqlx::{AssertSqlSafe, ConnectOptions, Connection, Executor};
+use pg::PgDatabase;
 use serde_json::{Value, json};
 use support::browser::Browser;
 use support::{McpClient, Server, VAULT_KEY, answer_page, free_port};
 
-const PG_ENV: &str = "MCP_ELICIT_TEST_PG";
-const PG_DEFAULT: &str = "postgres://postgres@127.0.0.1:5432/test";
-
-/// A fresh PostgreSQL database, dropped when this is dropped.
-struct PgDatabase {
-    admin: String,
-    name: String,
-    url: String,
-}
-
-impl PgDatabase {
-    async fn create() -> PgDatabase {
-        let admin = std::env::var(PG_ENV)
-            .ok()
-            .filter(|v| !v.trim().is_empty())
-            .unwrap_or_else(|| PG_DEFAULT.to_owned());
-        let mut conn = PgConnectOptions::from_str(&admin)
-            .expect("a PostgreSQL URL")
-            .connect()
-            .await
-            .unwrap_or_else(|e| panic!("PostgreSQL at {admin} ({PG_ENV}): {e}"));
-        let name = format!("mcp_elicit_nodes_{}", std::process::id());
-        conn.execute(AssertSqlSafe(format!("DROP DATABASE IF EXISTS {name}")))
-            .await
-            .expect("drop an old test database");
-        conn.execute(AssertSqlSafe(format!("CREATE DATABASE {name}")))
-            .await
-            .expect("create the test database");
-        conn.close().await.expect("close");
-        let mut url = url::Url::parse(&admin).expect("admin URL");
-        url.set_path(&format!("/{name}"));
-        PgDatabase {
-            admin,
-            name,
-            url: url.to_string(),
-        }
-    }
-}
-
-impl Drop for PgDatabase {
-    fn drop(&mut self) {
-        let (admin, name) = (self.admin.clone(), self.name.clone());
-        // Its own runtime: Drop may run inside or outside the test's runtime.
-        let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .expect("runtime");
-            rt.block_on(async move {
-                if let Ok(mut conn) = PgConnectOptions::from_str(&admin)
-                    .expect("url")
-                    .connect()
-                    .await
-                {
-                    let _ = conn
-                        .execute(AssertSqlSafe(format!(
-                            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-                        )))
-                        .await;
-                }
-            });
-        })
-        .join();
-    }
-}
+#[path = "support/pg.rs"]
+mod pg;
 
 /// `mcp-elicit serve` in local mode on `port` with `store`, the vault key in `key_file`.
 fn serve(port: u16, store: &str, key_file: &std::path::Path) -> Server {
@@ -120,7 +54,7 @@ fn approve(id: u64) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_nodes_on_one_postgres_database_share_url_flows_and_completions() {
-    let db = PgDatabase::create().await;
+    let db = PgDatabase::create("mcp_elicit_nodes").await;
     let dir = tempfile::tempdir().expect("tempdir");
     let key_file = dir.path().join("vault.key");
     std::fs::write(&key_file, VAULT_KEY).expect("key file");

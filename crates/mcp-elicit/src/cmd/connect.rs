@@ -21,10 +21,6 @@ pub(crate) struct ConnectArgs {
     /// Declare URL mode only: the server may not send forms.
     #[arg(long)]
     url_only: bool,
-    /// The protocol revision: `2025-11-25` or `2026-07-28` forces one; by default
-    /// 2026-07-28 when the server offers it, else 2025-11-25.
-    #[arg(long, value_name = "REVISION", default_value = "auto")]
-    protocol: ProtocolChoice,
     #[command(flatten)]
     pub(crate) host: HostFlags,
 }
@@ -32,6 +28,10 @@ pub(crate) struct ConnectArgs {
 /// Flags shared by `connect` and `demo`.
 #[derive(Debug, clap::Args)]
 pub(crate) struct HostFlags {
+    /// The protocol revision: `2025-11-25` or `2026-07-28` forces one; by default
+    /// 2026-07-28 when the server offers it, else 2025-11-25.
+    #[arg(long, value_name = "REVISION", default_value = "auto")]
+    pub(crate) protocol: ProtocolChoice,
     /// The browser Open starts: `system` (the platform's launcher, when there is a
     /// graphical session), `none`, or a program run with the URL as its one argument.
     #[arg(long, value_name = "system|none|PROGRAM", default_value = "system")]
@@ -46,7 +46,10 @@ impl HostFlags {
     /// The host options these flags ask for, over `options`.
     pub(crate) fn apply(&self, mut options: HostOptions) -> HostOptions {
         options.browser = host::BrowserChoice::parse(&self.browser);
-        options.config = options.config.with_rate_limit(self.rate_limit);
+        options.config = options
+            .config
+            .with_rate_limit(self.rate_limit)
+            .with_protocol(self.protocol);
         options
     }
 }
@@ -68,11 +71,10 @@ pub(crate) fn run(args: ConnectArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut options = args.host.apply(HostOptions {
+    let options = args.host.apply(HostOptions {
         modes: args.modes(),
         ..HostOptions::default()
     });
-    options.config = options.config.with_protocol(args.protocol);
     let Some(runtime) = start("connect") else {
         return ExitCode::from(2);
     };
