@@ -25,12 +25,26 @@ pub(crate) struct DemoArgs {
     /// Also expose the tools the official conformance suite calls.
     #[arg(long)]
     conformance: bool,
+    /// Tests only: serve without the terminal host, printing the MCP endpoint's URL on
+    /// stdout, until stdin closes (so a test drives the demo's wiring end to end).
+    #[arg(long, hide = true)]
+    serve_only: bool,
     #[command(flatten)]
     host: super::connect::HostFlags,
 }
 
 pub(crate) fn run(args: DemoArgs) -> ExitCode {
-    let Some(runtime) = start("demo") else {
+    // `--serve-only` needs no terminal (it runs no host).
+    let runtime = if args.serve_only {
+        tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| eprintln!("mcp-elicit demo: cannot start the async runtime: {e}"))
+            .ok()
+    } else {
+        start("demo")
+    };
+    let Some(runtime) = runtime else {
         return ExitCode::from(2);
     };
     finish("demo", runtime.block_on(demo(args)))
@@ -72,7 +86,15 @@ async fn demo(args: DemoArgs) -> Result<(), HostError> {
     let target: ServerTarget = format!("{base}/mcp")
         .parse()
         .map_err(|e| HostError(format!("bad demo address: {e}")))?;
-    let result = host::run(&target, args.host.apply(HostOptions::default())).await;
+    let result = if args.serve_only {
+        println!("{base}/mcp");
+        // Until stdin closes (the test drops its end or exits).
+        let mut sink = Vec::new();
+        let _ = tokio::io::AsyncReadExt::read_to_end(&mut tokio::io::stdin(), &mut sink).await;
+        Ok(())
+    } else {
+        host::run(&target, args.host.apply(HostOptions::default())).await
+    };
     let _ = stop_tx.send(());
     let _ = server.await;
     drop(provider);
