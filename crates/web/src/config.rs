@@ -102,6 +102,12 @@ pub struct WebConfig {
     pub session_ttl: Duration,
     /// How long a sign-in or OAuth `state` stays usable (default 10 minutes).
     pub state_ttl: Duration,
+    /// Sign-ins in progress (across every node sharing the store) above which new ones
+    /// are refused with 503 (default 10,000; they expire after `state_ttl`). Sign-ins
+    /// that are not started from the connect link of a registered elicitation (plain
+    /// `GET /login`, links with unknown ids) may take only half of it, so an anonymous
+    /// flood cannot keep a user who opens a real connect link from signing in.
+    pub max_pending_logins: u64,
     /// The shortest interval between two JWKS fetches triggered by unknown `kid`s
     /// (default 30 s).
     pub jwks_min_refresh: Duration,
@@ -131,6 +137,7 @@ impl WebConfig {
             leeway: Duration::from_secs(30),
             session_ttl: Duration::from_secs(60 * 60),
             state_ttl: Duration::from_secs(10 * 60),
+            max_pending_logins: 10_000,
             jwks_min_refresh: Duration::from_secs(30),
             resource_name: "mcp-elicit".to_owned(),
         }

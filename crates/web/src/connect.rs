@@ -210,7 +210,20 @@ pub(crate) async fn page(
         return not_found();
     }
     let Some(session) = web.browser_session(&headers).await else {
-        return web.sign_in(&format!("/connect?elicitationId={id}")).await;
+        // Only the link of a registered elicitation may use the share of the sign-ins
+        // in progress that anonymous requests cannot fill (the id is an unguessable
+        // capability, so telling a known id from an unknown one leaks nothing).
+        let from = match web.purposes().get(&id).await {
+            Ok(Some(_)) => crate::login::SignInFrom::ConnectLink,
+            Ok(None) => crate::login::SignInFrom::Anonymous,
+            Err(e) => {
+                tracing::warn!(error = %e, "purpose lookup failed");
+                return unavailable();
+            }
+        };
+        return web
+            .sign_in(&format!("/connect?elicitationId={id}"), from)
+            .await;
     };
     let flow = match web.load_flow(session, &id).await {
         Ok(f) => f,

@@ -5,6 +5,12 @@
 //! The sign-in `state` is one-time and expires; it is also bound to the browser that
 //! started the sign-in by a random cookie, so an attacker cannot sign a victim's browser
 //! into the attacker's account (login CSRF).
+//!
+//! Sign-ins in progress are kept in the store until they finish or expire, so their
+//! number is capped ([`WebConfig::max_pending_logins`](crate::WebConfig::max_pending_logins)).
+//! Anonymous starts (`GET /login`, connect links of unknown ids) may fill only half of
+//! it; the other half is left to sign-ins started from the connect link of a registered
+//! elicitation, which only the MCP client that was given it knows ([`SignInFrom`]).
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
@@ -21,9 +27,27 @@ use crate::pages;
 use crate::session;
 use crate::web::{Web, random_token};
 
-/// Sign-ins in progress above which new ones are refused (a bound on what anonymous
-/// requests make the server keep; they expire after `state_ttl`).
-const MAX_PENDING_LOGINS: u64 = 10_000;
+/// Where a sign-in was started from, which decides how much of
+/// [`WebConfig::max_pending_logins`](crate::WebConfig::max_pending_logins) it may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SignInFrom {
+    /// Anything anonymous (`GET /login`, a connect link whose id is not registered):
+    /// only half of the cap, so such requests alone can never fill it.
+    Anonymous,
+    /// The connect link of a registered elicitation (an unguessable capability the
+    /// MCP client was given): the whole cap.
+    ConnectLink,
+}
+
+impl SignInFrom {
+    /// The number of sign-ins in progress below which this one may start.
+    fn cap(self, max: u64) -> u64 {
+        match self {
+            Self::Anonymous => max / 2,
+            Self::ConnectLink => max,
+        }
+    }
+}
 /// The longest `return_to` kept.
 const MAX_RETURN_TO: usize = 2048;
 
@@ -42,10 +66,10 @@ impl Web {
     /// Signs the browser in and returns it to `return_to`: at the issuer
     /// ([`Web::start_login`]), or in local mode directly as the local user (a new browser
     /// session; see [`Web::local`] for why that is acceptable on loopback only).
-    pub(crate) async fn sign_in(&self, return_to: &str) -> Response {
+    pub(crate) async fn sign_in(&self, return_to: &str, from: SignInFrom) -> Response {
         let inner = &self.inner;
         let Some(user) = &inner.local_user else {
-            return self.start_login(return_to).await;
+            return self.start_login(return_to, from).await;
         };
         let created = match inner
             .store
@@ -76,8 +100,9 @@ impl Web {
     }
 
     /// Starts a sign-in that returns to `return_to`: a 303 to the authorization server
-    /// plus the binding cookie.
-    pub(crate) async fn start_login(&self, return_to: &str) -> Response {
+    /// plus the binding cookie. `from` decides the share of the sign-ins in progress it
+    /// may use ([`SignInFrom`]).
+    pub(crate) async fn start_login(&self, return_to: &str, from: SignInFrom) -> Response {
         let inner = &self.inner;
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
         let (Ok(nonce), Ok(binding)) = (random_token(), random_token()) else {
@@ -112,12 +137,13 @@ impl Web {
                 &binding,
                 &login,
                 inner.config.state_ttl,
-                MAX_PENDING_LOGINS,
+                from.cap(inner.config.max_pending_logins),
             )
             .await
         {
             Ok(true) => {}
             Ok(false) => {
+                tracing::warn!(?from, "sign-in refused: too many sign-ins in progress");
                 return pages::message(
                     StatusCode::SERVICE_UNAVAILABLE,
                     "Try again later",
@@ -161,7 +187,7 @@ pub(crate) async fn login(
         .ok()
         .and_then(|Query(q)| q.return_to)
         .unwrap_or_else(|| "/".to_owned());
-    web.sign_in(&return_to).await
+    web.sign_in(&return_to, SignInFrom::Anonymous).await
 }
 
 #[derive(Debug, Deserialize)]

@@ -14,3 +14,4 @@ mod local;
 mod mcp;
 mod nodes;
 mod oauth;
+mod signin_flood;
