@@ -45,6 +45,23 @@ pub enum ConnectError {
     Initialize(Box<rmcp::service::ClientInitializeError>),
 }
 
+impl ConnectError {
+    /// Whether the server answered `server/discover` listing only revisions that have the
+    /// `initialize` handshake (2025-11-25 and earlier). Under [`ProtocolChoice::Auto`],
+    /// connect again (a new process or HTTP client) with
+    /// [`connect_io_with_protocol`](ElicitationClient::connect_io_with_protocol) and
+    /// [`ProtocolChoice::V2025_11_25`]; [`ElicitationClient::connect`] does it by itself.
+    ///
+    /// ```
+    /// use mcp_elicit_client::ConnectError;
+    /// let e = ConnectError::Spawn(std::io::Error::other("no such program"));
+    /// assert!(!e.offers_only_initialize());
+    /// ```
+    pub fn offers_only_initialize(&self) -> bool {
+        matches!(self, ConnectError::Initialize(e) if only_legacy(e))
+    }
+}
+
 impl From<rmcp::service::ClientInitializeError> for ConnectError {
     fn from(e: rmcp::service::ClientInitializeError) -> Self {
         Self::Initialize(Box::new(e))
@@ -239,8 +256,27 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
         R: AsyncRead + Send + Unpin + 'static,
         W: AsyncWrite + Send + Unpin + 'static,
     {
+        let protocol = self.shared.config.protocol;
+        self.connect_io_with_protocol(reader, writer, identity, protocol)
+            .await
+    }
+
+    /// Like [`connect_io`](Self::connect_io), speaking `protocol` rather than the configured
+    /// choice: the second attempt after [`ConnectError::offers_only_initialize`].
+    pub async fn connect_io_with_protocol<R, W>(
+        self,
+        reader: R,
+        writer: W,
+        identity: TransportIdentity,
+        protocol: ProtocolChoice,
+    ) -> Result<Connection<U, O>, ConnectError>
+    where
+        R: AsyncRead + Send + Unpin + 'static,
+        W: AsyncWrite + Send + Unpin + 'static,
+    {
         let transport = stdio::LineTransport::new(reader, writer, self.shared.raw.clone());
-        self.serve_transport(transport, identity).await
+        self.serve_with(transport, identity, lifecycle_mode(protocol))
+            .await
     }
 
     /// Runs over any rmcp transport. Raw capture only happens if the transport feeds

@@ -195,6 +195,27 @@ impl Drop for Pty {
 }
 
 #[test]
+fn connect_over_stdio_falls_back_to_initialize_for_a_server_without_2026() {
+    // An rmcp server that answers `server/discover` with 2025-11-25 and older only (the
+    // client crate's example, built beside this binary by `cargo test --workspace`): the
+    // host starts it again and speaks `initialize`, as `call` does, instead of stopping
+    // with "no compatible protocol version".
+    require_tmux();
+    let server = std::path::Path::new(BIN)
+        .with_file_name("examples")
+        .join("demo_server");
+    assert!(
+        server.is_file(),
+        "{} is missing: build it with `cargo build -p mcp-elicit-client --example demo_server`",
+        server.display()
+    );
+    let pty = Pty::start(&format!("connect stdio:{}", server.display()), 100, 30);
+    pty.wait_for(&["Tools from server: mcp-elicit demo", "> profile"]);
+    pty.keys(&["q"]);
+    pty.wait_for(&["TTY-RESTORED", "EXIT=0"]);
+}
+
+#[test]
 fn the_demo_on_2025_11_25_shows_the_required_steps_overview() {
     // The demo takes 2026-07-28 by default; `--protocol 2025-11-25` shows the -32042 path.
     require_tmux();

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use mcp_elicit_client::rmcp::model::CallToolRequestParams;
 use mcp_elicit_client::rmcp::service::{Peer, RoleClient};
 use mcp_elicit_client::{
-    CallError, Config, ElicitationClient, ManualOpen, ServerTarget, TransportIdentity, UrlOpener,
+    CallError, Config, ElicitationClient, ManualOpen, ProtocolChoice, ServerTarget,
+    TransportIdentity, UrlOpener,
 };
 use mcp_elicit_core::message::Capability;
 use ratatui::Terminal;
@@ -73,6 +74,7 @@ pub async fn run(target: &ServerTarget, options: HostOptions) -> Result<(), Host
     let (ui, ui_rx) = TuiUi::new(options.modes);
     // The screen starts the browser itself before consenting (see `browser`), so a
     // missing browser keeps the consent screen; the client opens nothing more.
+    let configured = options.config.protocol;
     let client = ElicitationClient::new(ui, ManualOpen, options.config);
     let browser = options.browser.clone();
     eprintln!("mcp-elicit: connecting to {target} ...");
@@ -80,14 +82,30 @@ pub async fn run(target: &ServerTarget, options: HostOptions) -> Result<(), Host
     let mut process = None;
     let connection = match target {
         ServerTarget::Stdio { command } => {
-            let p = child::spawn(command).map_err(|e| err("cannot start the server", e))?;
-            let identity = TransportIdentity::Stdio {
-                command: command.clone(),
-            };
-            stderr = Some(p.stderr.clone());
-            let (stdout, stdin) = (p.stdout, p.stdin);
-            process = Some(p.child);
-            client.clone().connect_io(stdout, stdin, identity).await
+            let mut protocol = configured;
+            loop {
+                let p = child::spawn(command).map_err(|e| err("cannot start the server", e))?;
+                let identity = TransportIdentity::Stdio {
+                    command: command.clone(),
+                };
+                stderr = Some(p.stderr.clone());
+                let (stdout, stdin) = (p.stdout, p.stdin);
+                process = Some(p.child);
+                let attempt = client
+                    .clone()
+                    .connect_io_with_protocol(stdout, stdin, identity, protocol)
+                    .await;
+                match attempt {
+                    // A server that offers only revisions with `initialize` (2025-11-25
+                    // and earlier) is started again and spoken to that way, as
+                    // `ElicitationClient::connect` does for its own processes.
+                    Err(e) if protocol == ProtocolChoice::Auto && e.offers_only_initialize() => {
+                        drop(process.take());
+                        protocol = ProtocolChoice::V2025_11_25;
+                    }
+                    other => break other,
+                }
+            }
         }
         _ => client.clone().connect(target).await,
     };
