@@ -65,26 +65,9 @@ pub(super) fn run(args: &CheckArgs) -> ExitCode {
                     "{}: a client cannot show this as a form ({} {})\n",
                     terminal_safe(&file),
                     errors.as_slice().len(),
-                    if errors.as_slice().len() == 1 {
-                        "error"
-                    } else {
-                        "errors"
-                    }
+                    super::check::plural(errors.as_slice().len(), "error", "errors")
                 );
-                for e in &errors {
-                    let at = if e.pointer().is_empty() {
-                        "(root)"
-                    } else {
-                        e.pointer()
-                    };
-                    let _ = writeln!(
-                        text,
-                        "  {}: {} [{}]",
-                        terminal_safe(at),
-                        terminal_safe(e.message()),
-                        e.kind()
-                    );
-                }
+                super::check::write_errors(&mut text, &errors);
                 out(&text);
             }
             EXIT_FAILED

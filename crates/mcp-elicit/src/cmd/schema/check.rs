@@ -100,20 +100,7 @@ fn human(report: &Report) -> String {
             "{file}: not a valid form-mode schema ({n} {})",
             plural(n, "error", "errors")
         );
-        for e in errors {
-            let at = if e.pointer().is_empty() {
-                "(root)"
-            } else {
-                e.pointer()
-            };
-            let _ = writeln!(
-                out,
-                "  {}: {} [{}]",
-                terminal_safe(at),
-                terminal_safe(e.message()),
-                e.kind()
-            );
-        }
+        write_errors(&mut out, errors);
         return out;
     }
     if report.secrets.is_empty() {
@@ -158,6 +145,25 @@ fn human(report: &Report) -> String {
     out
 }
 
-fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
+/// One line per error: where (the JSON pointer, `(root)` for the top level), what, and
+/// its kind; both texts made safe for a terminal. Shared by `check` and `check --as-client`.
+pub(super) fn write_errors(out: &mut String, errors: &Errors) {
+    for e in errors {
+        let at = if e.pointer().is_empty() {
+            "(root)"
+        } else {
+            e.pointer()
+        };
+        let _ = writeln!(
+            out,
+            "  {}: {} [{}]",
+            terminal_safe(at),
+            terminal_safe(e.message()),
+            e.kind()
+        );
+    }
+}
+
+pub(super) fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 { one } else { many }
 }
