@@ -154,6 +154,14 @@ pub async fn exact_rounds_http(request: Request, next: Next) -> Response {
         });
     match kind.as_deref() {
         Some("application/json") => {
+            // A body larger than any round (or of unknown size) passes untouched: reading
+            // it would cap what a tool may return.
+            let small = axum::body::HttpBody::size_hint(response.body())
+                .upper()
+                .is_some_and(|n| n <= MAX_JSON_BODY as u64);
+            if !small {
+                return response;
+            }
             let (mut parts, body) = response.into_parts();
             let Ok(bytes) = axum::body::to_bytes(body, MAX_JSON_BODY).await else {
                 tracing::warn!("a JSON response body could not be read for the round rewrite");
@@ -308,5 +316,29 @@ mod tests {
         assert_eq!(event_end(b"data: x\n\ndata: y"), Some(9));
         assert_eq!(event_end(b"data: x\r\n\r\n"), Some(11));
         assert_eq!(event_end(b"data: x\n"), None);
+    }
+
+    #[tokio::test]
+    async fn json_bodies_larger_than_any_round_pass_unchanged() {
+        use tower::ServiceExt as _;
+        let big = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"text":"{}"}}}}"#,
+            "x".repeat(MAX_JSON_BODY)
+        );
+        let body = big.clone();
+        let app = axum::Router::new()
+            .route(
+                "/mcp",
+                axum::routing::post(move || async move {
+                    ([(header::CONTENT_TYPE, "application/json")], body)
+                }),
+            )
+            .layer(axum::middleware::from_fn(exact_rounds_http));
+        let request = Request::post("/mcp").body(Body::empty()).expect("request");
+        let response = app.oneshot(request).await.expect("response");
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("body");
+        assert_eq!(bytes.len(), big.len(), "the whole result arrives");
     }
 }
