@@ -255,3 +255,65 @@ pub(crate) fn ellipsize(s: &str, max: usize) -> String {
     out.push('…');
     out
 }
+
+/// Pinned action buttons: which exist (in order) and which has the focus. Tab/→ moves
+/// to the next, Shift-Tab/← to the previous, Enter/Space presses the focused one.
+/// Buttons made with [`Buttons::unfocused`] take the focus only once Tab (or an arrow)
+/// gives it, so a stray Enter presses nothing.
+#[derive(Debug, Clone)]
+pub(crate) struct Buttons<B> {
+    all: Vec<B>,
+    focus: Option<usize>,
+}
+
+impl<B: Copy + PartialEq> Buttons<B> {
+    /// `all` in order, the focus on `focus` (the first when `focus` is not among them).
+    pub(crate) fn new(all: Vec<B>, focus: B) -> Self {
+        let focus = all.iter().position(|b| *b == focus).unwrap_or(0);
+        Self {
+            all,
+            focus: Some(focus),
+        }
+    }
+
+    /// `all` in order, none focused yet.
+    pub(crate) fn unfocused(all: Vec<B>) -> Self {
+        Self { all, focus: None }
+    }
+
+    /// The focused button, if any.
+    pub(crate) fn focused(&self) -> Option<B> {
+        self.focus.and_then(|i| self.all.get(i).copied())
+    }
+
+    /// Moves the focus for Tab/→/Shift-Tab/←; returns the focused button for
+    /// Enter/Space (pressed), `None` for every other key.
+    pub(crate) fn handle(&mut self, key: &ratatui::crossterm::event::KeyEvent) -> Option<B> {
+        use ratatui::crossterm::event::KeyCode;
+        let n = self.all.len();
+        if n == 0 {
+            return None;
+        }
+        match (key.code, self.focus) {
+            (KeyCode::Tab | KeyCode::Right, None) => self.focus = Some(0),
+            (KeyCode::BackTab | KeyCode::Left, None) => self.focus = Some(n - 1),
+            (KeyCode::Tab | KeyCode::Right, Some(i)) => self.focus = Some((i + 1) % n),
+            (KeyCode::BackTab | KeyCode::Left, Some(i)) => self.focus = Some((i + n - 1) % n),
+            (KeyCode::Enter | KeyCode::Char(' '), _) => return self.focused(),
+            _ => {}
+        }
+        None
+    }
+
+    /// The button lines (see [`button_lines`]), each button named by `name`.
+    pub(crate) fn lines(&self, width: u16, name: impl Fn(B) -> String) -> Vec<Line<'static>> {
+        let names: Vec<(String, bool)> = self
+            .all
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (name(*b), self.focus == Some(i)))
+            .collect();
+        let shown: Vec<(&str, bool)> = names.iter().map(|(n, f)| (n.as_str(), *f)).collect();
+        button_lines(&shown, width)
+    }
+}

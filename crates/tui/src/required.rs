@@ -8,7 +8,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::chrome::{self, rule, viewport};
+use crate::chrome::{self, Buttons, rule, viewport};
 use crate::keys::{is_cancel, is_press};
 use crate::server::ServerIdentity;
 use crate::url::render::finding_lines;
@@ -34,6 +34,13 @@ pub enum RequiredChoice {
     Cancel,
 }
 
+/// A button of the -32042 view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RequiredButton {
+    Continue,
+    Cancel,
+}
+
 /// State of the -32042 view.
 #[derive(Debug, Clone)]
 pub struct RequiredState {
@@ -41,6 +48,8 @@ pub struct RequiredState {
     pub(crate) tool: String,
     pub(crate) items: Vec<RequiredItem>,
     pub(crate) scroll: usize,
+    /// Review each step / Cancel the call, pinned below the scrolling list.
+    pub(crate) buttons: Buttons<RequiredButton>,
 }
 
 impl RequiredState {
@@ -51,10 +60,15 @@ impl RequiredState {
             tool: tool.into(),
             items,
             scroll: 0,
+            buttons: Buttons::new(
+                vec![RequiredButton::Continue, RequiredButton::Cancel],
+                RequiredButton::Continue,
+            ),
         }
     }
 
-    /// Keys: Enter continue, Esc / Ctrl-C cancel, ↑/↓ scroll.
+    /// Keys: Enter/Space press the focused button (Review each step first), Tab/←/→
+    /// choose, Esc / Ctrl-C cancel, ↑/↓/PgUp/PgDn scroll.
     pub fn handle_key(&mut self, key: KeyEvent) -> Option<RequiredChoice> {
         if !is_press(&key) {
             return None;
@@ -63,33 +77,42 @@ impl RequiredState {
             return Some(RequiredChoice::Cancel);
         }
         match key.code {
-            KeyCode::Enter => return Some(RequiredChoice::Continue),
             KeyCode::Up => self.scroll = self.scroll.saturating_sub(1),
             KeyCode::Down => self.scroll = self.scroll.saturating_add(1),
-            _ => {}
+            KeyCode::PageUp => self.scroll = self.scroll.saturating_sub(10),
+            KeyCode::PageDown => self.scroll = self.scroll.saturating_add(10),
+            _ => {
+                return self.buttons.handle(&key).map(|b| match b {
+                    RequiredButton::Continue => RequiredChoice::Continue,
+                    RequiredButton::Cancel => RequiredChoice::Cancel,
+                });
+            }
         }
         None
     }
 
-    /// Draws the view.
+    /// Draws the view. The buttons are pinned below the scrolling list of steps.
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         let mut header = self
             .server
             .header_lines("Tool needs browser steps", area.width);
         header.push(rule(area.width));
-        let mut footer = vec![rule(area.width)];
-        footer.extend(chrome::help_lines(
-            &[
-                ("Enter", "review each one"),
-                ("Esc", "cancel the call"),
-                ("↑/↓", "scroll"),
-            ],
-            area.width,
-        ));
-        let r = chrome::regions(area, header.len(), footer.len());
-        chrome::draw_lines(&header, 0, r.header, buf);
-        chrome::draw_lines(&footer, 0, r.footer, buf);
-        let w = r.body.width;
+        let footer = chrome::Footer {
+            notes: Vec::new(),
+            buttons: self.buttons.lines(area.width, |b| {
+                match b {
+                    RequiredButton::Continue => "Review each step",
+                    RequiredButton::Cancel => "Cancel the call (Esc)",
+                }
+                .to_string()
+            }),
+            help: chrome::help_lines(
+                &[("Tab/←/→", "choose"), ("Enter", "press"), ("↑/↓", "scroll")],
+                area.width,
+            ),
+        };
+        let body = chrome::frame(area, &header, &footer, buf);
+        let w = body.width;
         let n = self.items.len();
         let mut lines = text::wrapped_lines(
             &format!(
@@ -137,21 +160,25 @@ impl RequiredState {
                     }),
             );
         }
-        let h = viewport(usize::from(r.body.height), lines.len());
+        let h = viewport(usize::from(body.height), lines.len());
         self.scroll = self.scroll.min(lines.len().saturating_sub(h));
-        chrome::draw_scrolled(&lines, self.scroll, r.body, buf);
+        chrome::draw_scrolled(&lines, self.scroll, body, buf);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testutil::{assert_has, key, screen, server};
+    use crate::testutil::{
+        assert_buttons, assert_focused_button, assert_has, assert_pinned, assert_rows_fit, key,
+        screen, server,
+    };
     use mcp_elicit_core::url_safety::analyze;
 
-    #[test]
-    fn lists_every_required_elicitation_with_domain_and_warnings() {
-        let items = vec![
+    const BUTTONS: [&str; 2] = ["Review each step", "Cancel the call (Esc)"];
+
+    fn two_steps() -> Vec<RequiredItem> {
+        vec![
             RequiredItem {
                 message: "Authorize Example Co files".into(),
                 elicitation_id: "e1".into(),
@@ -162,8 +189,12 @@ mod tests {
                 elicitation_id: "e2".into(),
                 analysis: analyze("http://pay.example.net/checkout"),
             },
-        ];
-        let mut s = RequiredState::new(server(), "list_files", items);
+        ]
+    }
+
+    #[test]
+    fn lists_every_required_elicitation_with_domain_and_warnings() {
+        let mut s = RequiredState::new(server(), "list_files", two_steps());
         let sc = screen(80, 30, |a, b| s.render(a, b));
         assert_has(&sc, "Tool needs browser steps from server: Demo Server");
         assert_has(
@@ -183,5 +214,90 @@ mod tests {
             s.handle_key(key(KeyCode::Esc)),
             Some(RequiredChoice::Cancel)
         );
+    }
+
+    /// Issue 15: the overview had key hints only; its buttons are pinned below the list,
+    /// focused, and reachable with Tab at 80x24 and on a tiny terminal.
+    #[test]
+    fn the_buttons_are_pinned_focused_and_reachable_at_80x24_and_40x12() {
+        for (w, h) in [(80, 24), (40, 12)] {
+            let mut s = RequiredState::new(server(), "list_files", two_steps());
+            let sc = screen(w, h, |a, b| s.render(a, b));
+            assert_pinned(&sc, &BUTTONS, w);
+            assert_focused_button(&sc, "Review each step", w);
+            // Tab moves the focus to Cancel (on screen), and Enter presses it.
+            assert_eq!(s.handle_key(key(KeyCode::Tab)), None);
+            let sc = screen(w, h, |a, b| s.render(a, b));
+            assert_focused_button(&sc, "Cancel the call (Esc)", w);
+            assert_eq!(
+                s.handle_key(key(KeyCode::Enter)),
+                Some(RequiredChoice::Cancel)
+            );
+            // ← goes back; Space presses too.
+            assert_eq!(s.handle_key(key(KeyCode::Left)), None);
+            let sc = screen(w, h, |a, b| s.render(a, b));
+            assert_focused_button(&sc, "Review each step", w);
+            assert_eq!(
+                s.handle_key(key(KeyCode::Char(' '))),
+                Some(RequiredChoice::Continue)
+            );
+        }
+    }
+
+    /// Bad input from the issue: 200 steps with 10,000-character messages, a
+    /// 2,000-character URL, a tool and server named with combining marks. The screen
+    /// stays usable: rows fit, the buttons stay pinned and focused while scrolling to
+    /// the very end, which shows the last step.
+    #[test]
+    fn hostile_steps_scroll_under_pinned_buttons() {
+        let zalgo: String = std::iter::once('Z')
+            .chain(std::iter::repeat_n('\u{0301}', 2000))
+            .collect();
+        let long_url = format!("https://login.example.org/{}?q=end", "p".repeat(2000));
+        let items: Vec<RequiredItem> = (0..200)
+            .map(|i| RequiredItem {
+                message: if i == 199 {
+                    "The last step".into()
+                } else {
+                    format!("Step {i}. {}", "Read me. ".repeat(1112))
+                },
+                elicitation_id: format!("e{i}"),
+                analysis: analyze(if i == 199 {
+                    "https://example.com/last"
+                } else if i % 2 == 0 {
+                    &long_url
+                } else {
+                    "https://xn--pple-43d.com/login?access_token=x"
+                }),
+            })
+            .collect();
+        let identity = crate::server::ServerIdentity {
+            name: zalgo.clone(),
+            title: Some(zalgo.clone()),
+            version: Some(zalgo.clone()),
+            transport: "stdio".into(),
+        };
+        for (w, h) in [(80, 24), (40, 12)] {
+            let mut s = RequiredState::new(identity.clone(), zalgo.clone(), items.clone());
+            let sc = screen(w, h, |a, b| s.render(a, b));
+            assert_rows_fit(&sc, w);
+            assert_pinned(&sc, &BUTTONS, w);
+            assert_focused_button(&sc, "Review each step", w);
+            assert_has(&sc, "↓ more below");
+            for _ in 0..20_000 {
+                s.handle_key(key(KeyCode::PageDown));
+            }
+            let sc = screen(w, h, |a, b| s.render(a, b));
+            assert_rows_fit(&sc, w);
+            assert_pinned(&sc, &BUTTONS, w);
+            assert_focused_button(&sc, "Review each step", w);
+            assert_has(&sc, "↑ more above");
+            assert_has(&sc, "No warnings about this URL.");
+            // Scrolling back up starts at once (the offset was kept in range).
+            s.handle_key(key(KeyCode::Up));
+            let up = screen(w, h, |a, b| s.render(a, b));
+            assert_ne!(sc, up);
+            assert_buttons(&up, &BUTTONS, w);
+        }
     }
 }

@@ -167,3 +167,41 @@ pub(crate) fn assert_focused_row(screen: &[String], text: &str) {
         screen.join("\n")
     );
 }
+
+/// Asserts every row fits in `width` display columns (combining marks take none); never
+/// prints a hostile row whole.
+#[track_caller]
+pub(crate) fn assert_rows_fit(screen: &[String], width: u16) {
+    for (i, l) in screen.iter().enumerate() {
+        assert!(
+            crate::text::width(l) <= usize::from(width),
+            "row {i} is {} columns wide, more than {width}",
+            crate::text::width(l)
+        );
+    }
+}
+
+/// Asserts the buttons `names` are whole on screen (see [`button_row`]) and pinned
+/// below the scrolling body: under the header's rule and under the body's scroll
+/// marker, when there is one.
+#[track_caller]
+pub(crate) fn assert_pinned(screen: &[String], names: &[&str], width: u16) {
+    let rule = screen
+        .iter()
+        .position(|l| !l.is_empty() && l.chars().all(|c| c == '─'));
+    let marker = screen
+        .iter()
+        .rposition(|l| l.contains("more below") || l.contains("more above"));
+    for n in names {
+        let row = button_row(screen, n, width);
+        for (what, above) in [("the header", rule), ("the scroll marker", marker)] {
+            if let Some(above) = above {
+                assert!(
+                    row > above,
+                    "button {n:?} (row {row}) is not below {what} (row {above}):\n{}",
+                    screen.join("\n")
+                );
+            }
+        }
+    }
+}

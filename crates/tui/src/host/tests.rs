@@ -367,7 +367,7 @@ fn progress_of_the_running_call_is_drawn_in_words_and_esc_cancels() {
     let s = draw(&mut a);
     assert_has(&s, "Working: 7 done (total unknown) still going");
     assert!(!s.iter().any(|l| l.contains('\u{1b}')));
-    assert_has(&s, "Esc stop waiting for this call");
+    crate::testutil::assert_pinned(&s, &["Stop waiting (Esc)"], 80);
     assert_eq!(
         press(&mut a, vec![key(KeyCode::Esc)]),
         Some(Effect::CancelCall)

@@ -247,8 +247,7 @@ fn waiting_view_shows_spinner_elapsed_time_and_controls() {
     assert_has(&s, "Elapsed: 1:15");
     assert_has(&s, "Page opened at: example.com");
     assert_has(&s, "Still pending: 2");
-    assert_has(&s, "R retry now");
-    assert_has(&s, "Esc cancel");
+    crate::testutil::assert_buttons(&s, &WAIT_BUTTONS, 80);
     let s2 = screen(80, 24, |area, buf| {
         w.render(Duration::from_millis(75_250), area, buf)
     });
@@ -286,9 +285,128 @@ fn waiting_for_a_call_only_offers_cancel() {
     assert_has(&s, "Waiting for tool result from server: Demo Server");
     assert_has(&s, "the tool \"book\" is running");
     assert_has(&s, "Elapsed: 0:03");
-    assert_lacks(&s, "retry now");
+    assert_lacks(&s, "Retry now");
     assert_eq!(w.handle_key(key(KeyCode::Char('r'))), None);
     assert_eq!(w.handle_key(key(KeyCode::Esc)), Some(WaitChoice::Cancel));
+}
+
+const WAIT_BUTTONS: [&str; 3] = ["Retry now (R)", "Keep waiting (W)", "Cancel (Esc)"];
+
+fn stalled_wait(pending: usize) -> WaitingState {
+    let mut w = WaitingState::new(
+        server(),
+        "the tool \"connect\" waits for your browser steps",
+        (0..pending).map(|i| format!("el-{i}")).collect(),
+        None,
+    );
+    w.set_labels(
+        (0..pending)
+            .map(|i| (format!("el-{i}"), format!("Step {i} at example.com")))
+            .collect(),
+    );
+    w.set_stalled(true);
+    w
+}
+
+fn draw_wait(w: &mut WaitingState, width: u16, height: u16) -> Vec<String> {
+    screen(width, height, |area, buf| {
+        w.render(Duration::from_secs(90), area, buf)
+    })
+}
+
+/// Issue 15: the waiting view had key hints only; Retry now / Keep waiting / Cancel are
+/// buttons pinned below the body, focused (Keep waiting first, so Enter keeps its
+/// meaning) and reachable with Tab, at 80x24 and on a tiny terminal.
+#[test]
+fn waiting_buttons_are_pinned_focused_and_reachable_at_80x24_and_40x12() {
+    for (width, height) in [(80, 24), (40, 12)] {
+        let mut w = stalled_wait(2);
+        let s = draw_wait(&mut w, width, height);
+        crate::testutil::assert_pinned(&s, &WAIT_BUTTONS, width);
+        crate::testutil::assert_focused_button(&s, "Keep waiting (W)", width);
+        assert_eq!(w.handle_key(key(KeyCode::Tab)), None);
+        let s = draw_wait(&mut w, width, height);
+        crate::testutil::assert_focused_button(&s, "Cancel (Esc)", width);
+        assert_eq!(w.handle_key(key(KeyCode::Enter)), Some(WaitChoice::Cancel));
+        assert_eq!(w.handle_key(key(KeyCode::Tab)), None);
+        let s = draw_wait(&mut w, width, height);
+        crate::testutil::assert_focused_button(&s, "Retry now (R)", width);
+        assert_eq!(
+            w.handle_key(key(KeyCode::Char(' '))),
+            Some(WaitChoice::RetryNow)
+        );
+        assert_eq!(w.handle_key(key(KeyCode::Right)), None);
+        assert_eq!(
+            w.handle_key(key(KeyCode::Enter)),
+            Some(WaitChoice::KeepWaiting)
+        );
+    }
+}
+
+/// While a call runs, Stop waiting is a pinned button too; it takes the focus only
+/// from Tab, so a stray Enter (say, the one that started the call) stops nothing.
+#[test]
+fn a_running_call_pins_stop_waiting_and_enter_alone_does_not_press_it() {
+    for (width, height) in [(80, 24), (40, 12)] {
+        let mut w = WaitingState::call(server(), "book");
+        let s = draw_wait(&mut w, width, height);
+        crate::testutil::assert_pinned(&s, &["Stop waiting (Esc)"], width);
+        assert_eq!(crate::testutil::focus_markers(&s), 0, "{}", s.join("\n"));
+        assert_eq!(w.handle_key(key(KeyCode::Enter)), None);
+        assert_eq!(w.handle_key(key(KeyCode::Tab)), None);
+        let s = draw_wait(&mut w, width, height);
+        crate::testutil::assert_focused_button(&s, "Stop waiting (Esc)", width);
+        assert_eq!(w.handle_key(key(KeyCode::Enter)), Some(WaitChoice::Cancel));
+    }
+}
+
+/// Bad input: 200 pending steps with 10,000-character labels, a 2,000-character page
+/// domain, a server named with combining marks: rows fit, the buttons stay pinned and
+/// focused, and the body scrolls to its last line.
+#[test]
+fn a_hostile_wait_scrolls_under_pinned_buttons() {
+    let zalgo: String = std::iter::once('Z')
+        .chain(std::iter::repeat_n('\u{0301}', 2000))
+        .collect();
+    for (width, height) in [(80, 24), (40, 12)] {
+        let mut w = WaitingState::new(
+            crate::server::ServerIdentity {
+                name: zalgo.clone(),
+                title: Some(zalgo.clone()),
+                version: Some(zalgo.clone()),
+                transport: "stdio".into(),
+            },
+            zalgo.clone(),
+            (0..200).map(|i| format!("el-{i}")).collect(),
+            Some(format!("{}.example.com", "d".repeat(2000))),
+        );
+        w.set_labels(
+            (0..200)
+                .map(|i| {
+                    (
+                        format!("el-{i}"),
+                        format!("{i}: {}", "Read me. ".repeat(1112)),
+                    )
+                })
+                .collect(),
+        );
+        w.set_stalled(true);
+        let s = draw_wait(&mut w, width, height);
+        crate::testutil::assert_rows_fit(&s, width);
+        crate::testutil::assert_pinned(&s, &WAIT_BUTTONS, width);
+        crate::testutil::assert_focused_button(&s, "Keep waiting (W)", width);
+        assert_has(&s, "↓ more below");
+        for _ in 0..100_000 {
+            w.handle_key(key(KeyCode::PageDown));
+        }
+        let s = draw_wait(&mut w, width, height);
+        crate::testutil::assert_rows_fit(&s, width);
+        crate::testutil::assert_pinned(&s, &WAIT_BUTTONS, width);
+        crate::testutil::assert_focused_button(&s, "Keep waiting (W)", width);
+        // The very end: more above, nothing more below.
+        assert_has(&s, "↑ more above");
+        assert_lacks(&s, "more below");
+    }
 }
 
 const CONSENT_BUTTONS: [&str; 3] = ["Copy URL (C)", "Decline (D)", "Cancel (Esc)"];

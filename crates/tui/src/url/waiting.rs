@@ -1,6 +1,7 @@
 //! The waiting view: after the user opened a URL, until the server reports completion,
 //! with manual Retry now / Keep waiting / Cancel (the specification asks for manual
-//! controls in case the completion notification never arrives).
+//! controls in case the completion notification never arrives), as buttons pinned below
+//! the scrolling body.
 
 use std::time::Duration;
 
@@ -10,7 +11,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
-use crate::chrome::{self, rule};
+use crate::chrome::{self, Buttons, rule, viewport};
 use crate::keys::{is_cancel, is_press, letter};
 use crate::server::ServerIdentity;
 use crate::status::Progress;
@@ -25,6 +26,14 @@ pub enum WaitChoice {
     /// Keep waiting (dismisses a "taking long" question).
     KeepWaiting,
     /// Give up.
+    Cancel,
+}
+
+/// A button of the waiting view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum WaitButton {
+    RetryNow,
+    KeepWaiting,
     Cancel,
 }
 
@@ -47,6 +56,11 @@ pub struct WaitingState {
     pub(crate) progress: Option<Progress>,
     /// What each pending elicitation is, by id: the server's message and the domain.
     pub(crate) labels: std::collections::BTreeMap<String, String>,
+    /// First body line shown.
+    pub(crate) scroll: usize,
+    /// Retry now / Keep waiting / Cancel (focus on Keep waiting), or, while a call
+    /// simply runs, Stop waiting (focused only by Tab: a stray Enter stops nothing).
+    pub(crate) buttons: Buttons<WaitButton>,
 }
 
 /// Spinner frames (ASCII so every terminal shows them).
@@ -69,6 +83,15 @@ impl WaitingState {
             retry: true,
             progress: None,
             labels: Default::default(),
+            scroll: 0,
+            buttons: Buttons::new(
+                vec![
+                    WaitButton::RetryNow,
+                    WaitButton::KeepWaiting,
+                    WaitButton::Cancel,
+                ],
+                WaitButton::KeepWaiting,
+            ),
         }
     }
 
@@ -83,6 +106,8 @@ impl WaitingState {
             retry: false,
             progress: None,
             labels: Default::default(),
+            scroll: 0,
+            buttons: Buttons::unfocused(vec![WaitButton::Cancel]),
         }
     }
 
@@ -125,7 +150,9 @@ impl WaitingState {
         &self.pending
     }
 
-    /// Keys: R retry now, W or Enter keep waiting, Esc / Ctrl-C / Q cancel.
+    /// Keys: R retry now, W keep waiting, Esc / Ctrl-C / Q cancel, Tab/←/→ choose a
+    /// button, Enter/Space press it (Keep waiting has the focus first), ↑/↓/PgUp/PgDn
+    /// scroll. While a call simply runs only Cancel (Stop waiting) exists.
     pub fn handle_key(&mut self, key: KeyEvent) -> Option<WaitChoice> {
         if !is_press(&key) {
             return None;
@@ -133,21 +160,39 @@ impl WaitingState {
         if is_cancel(&key) || letter(&key, 'q') {
             return Some(WaitChoice::Cancel);
         }
-        if !self.retry {
-            return None;
+        let pressed = match key.code {
+            KeyCode::Up => {
+                self.scroll = self.scroll.saturating_sub(1);
+                None
+            }
+            KeyCode::Down => {
+                self.scroll = self.scroll.saturating_add(1);
+                None
+            }
+            KeyCode::PageUp => {
+                self.scroll = self.scroll.saturating_sub(10);
+                None
+            }
+            KeyCode::PageDown => {
+                self.scroll = self.scroll.saturating_add(10);
+                None
+            }
+            _ if self.retry && letter(&key, 'r') => Some(WaitButton::RetryNow),
+            _ if self.retry && letter(&key, 'w') => Some(WaitButton::KeepWaiting),
+            _ => self.buttons.handle(&key),
+        };
+        match pressed? {
+            WaitButton::RetryNow => Some(WaitChoice::RetryNow),
+            WaitButton::KeepWaiting => {
+                self.stalled = false;
+                Some(WaitChoice::KeepWaiting)
+            }
+            WaitButton::Cancel => Some(WaitChoice::Cancel),
         }
-        if letter(&key, 'r') {
-            return Some(WaitChoice::RetryNow);
-        }
-        if letter(&key, 'w') || key.code == KeyCode::Enter {
-            self.stalled = false;
-            return Some(WaitChoice::KeepWaiting);
-        }
-        None
     }
 
     /// Draws the view; `elapsed` is how long we have waited (drives the spinner too).
-    pub fn render(&self, elapsed: Duration, area: Rect, buf: &mut Buffer) {
+    pub fn render(&mut self, elapsed: Duration, area: Rect, buf: &mut Buffer) {
         let what = if self.retry {
             "Waiting for completion"
         } else {
@@ -155,20 +200,24 @@ impl WaitingState {
         };
         let mut header = self.server.header_lines(what, area.width);
         header.push(rule(area.width));
-        let mut footer = vec![rule(area.width)];
-        let hints: &[crate::chrome::Hint<'_>] = if self.retry {
-            &[
-                ("R", "retry now"),
-                ("W/Enter", "keep waiting"),
-                ("Esc", "cancel"),
-            ]
-        } else {
-            &[("Esc", "stop waiting for this call")]
+        let retry = self.retry;
+        let footer = chrome::Footer {
+            notes: Vec::new(),
+            buttons: self.buttons.lines(area.width, |b| {
+                match b {
+                    WaitButton::RetryNow => "Retry now (R)",
+                    WaitButton::KeepWaiting => "Keep waiting (W)",
+                    WaitButton::Cancel if retry => "Cancel (Esc)",
+                    WaitButton::Cancel => "Stop waiting (Esc)",
+                }
+                .to_string()
+            }),
+            help: chrome::help_lines(
+                &[("Tab/←/→", "choose"), ("Enter", "press"), ("↑/↓", "scroll")],
+                area.width,
+            ),
         };
-        footer.extend(chrome::help_lines(hints, area.width));
-        let r = chrome::regions(area, header.len(), footer.len());
-        chrome::draw_lines(&header, 0, r.header, buf);
-        chrome::draw_lines(&footer, 0, r.footer, buf);
+        let body = chrome::frame(area, &header, &footer, buf);
         let frame = FRAMES[usize::try_from(elapsed.as_millis() / 250).unwrap_or(0) % FRAMES.len()];
         let secs = elapsed.as_secs();
         let mut lines = vec![Line::from(vec![
@@ -190,7 +239,7 @@ impl WaitingState {
             secs % 60
         )));
         if let Some(p) = &self.progress {
-            let mut line = p.line(r.body.width.saturating_sub(10));
+            let mut line = p.line(body.width.saturating_sub(10));
             line.spans.insert(0, Span::raw("Progress: "));
             lines.push(line);
         }
@@ -225,19 +274,21 @@ impl WaitingState {
         } else {
             Style::new()
         };
-        lines.extend(text::wrapped_lines(note, r.body.width, 0, style));
+        lines.extend(text::wrapped_lines(note, body.width, 0, style));
         let lines: Vec<Line<'static>> = lines
             .into_iter()
             .flat_map(|l| {
                 // Keep long single lines inside the width.
                 let s: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
-                if text::width(&s) <= usize::from(r.body.width) {
+                if text::width(&s) <= usize::from(body.width) {
                     vec![l]
                 } else {
-                    text::wrapped_lines(&s, r.body.width, 0, Style::new())
+                    text::wrapped_lines(&s, body.width, 0, Style::new())
                 }
             })
             .collect();
-        chrome::draw_scrolled(&lines, 0, r.body, buf);
+        let h = viewport(usize::from(body.height), lines.len());
+        self.scroll = self.scroll.min(lines.len().saturating_sub(h));
+        chrome::draw_scrolled(&lines, self.scroll, body, buf);
     }
 }
