@@ -34,7 +34,8 @@
 //!   authenticated principal that server-side middleware attached to the request, or the
 //!   local OS user for stdio and loopback development; never from what the client says.
 //! - [`Error`]: the one error type; `ErrorData::from(error)` is the one mapping to JSON-RPC.
-//! - [`reference`](mod@reference): the reference server behind `mcp-elicit serve`.
+//! - `reference` (feature `reference`, off by default): the reference server behind
+//!   `mcp-elicit serve`.
 //!
 //! ## One handler, both revisions
 //!
@@ -148,7 +149,7 @@
 //!   has no `pattern` and drops unknown keywords: [`wire`] sends the exact JSON instead.
 //! - `StreamableHttpService` requires a `ServerHandler`, so a wrapper cannot see the
 //!   `ServerResult` of a request; the exact JSON is therefore fixed in the HTTP body.
-//! - `DELETE` of an unknown session answers 202: [`reference::sessions`] answers 404.
+//! - `DELETE` of an unknown session answers 202: `reference::sessions` answers 404.
 //!
 //! ## What is checked, and when
 //!
@@ -262,6 +263,7 @@
 //! # let _ = (list_files, connect_done);
 //! ```
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 mod ask;
 mod checks;
@@ -271,6 +273,7 @@ mod error;
 mod hub;
 mod id;
 mod identity;
+#[cfg(feature = "reference")]
 pub mod reference;
 mod relay;
 mod respond;
