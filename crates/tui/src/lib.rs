@@ -8,6 +8,8 @@
 //!   words, blocked URLs not openable) and the waiting view until completion.
 //! - [`tools`], [`args`], [`json_editor`], [`result`]: pick a tool, fill its arguments
 //!   (a form when the input schema is flat, else JSON), read the result.
+//! - [`signin`]: consent before the browser opens for an MCP server's OAuth sign-in
+//!   (which MCP server, which authorization server, the full page, the scopes).
 //! - [`status`], [`required`]: progress bar, notices, and the -32042 overview.
 //! - [`terminal`]: raw mode / alternate screen with restore on exit and on panic.
 //! - [`host`]: the interactive host behind `mcp-elicit connect` and `mcp-elicit demo`:
@@ -28,6 +30,7 @@ pub mod keys;
 pub mod required;
 pub mod result;
 pub mod server;
+pub mod signin;
 pub mod status;
 pub mod terminal;
 #[cfg(test)]

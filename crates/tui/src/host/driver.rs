@@ -170,7 +170,7 @@ async fn run_connected<O: UrlOpener>(
 
 /// Reads terminal events on a thread (crossterm's reader blocks), forwarding them until
 /// `stop` is set or the receiver is gone.
-fn spawn_input(
+pub(crate) fn spawn_input(
     tx: mpsc::UnboundedSender<Event>,
     stop: Arc<AtomicBool>,
 ) -> std::thread::JoinHandle<()> {

@@ -4,10 +4,10 @@
 
 mod app;
 mod bridge;
-mod browser;
+pub(crate) mod browser;
 mod child;
 mod convert;
-mod driver;
+pub(crate) mod driver;
 #[cfg(test)]
 mod e2e_tests;
 #[cfg(test)]

@@ -129,7 +129,7 @@ impl UrlConsentState {
 }
 
 /// The registrable domain (Unicode form first), else the host.
-fn shown_domain(a: &UrlAnalysis) -> Option<&str> {
+pub(crate) fn shown_domain(a: &UrlAnalysis) -> Option<&str> {
     a.registrable_domain_unicode
         .as_deref()
         .or(a.registrable_domain.as_deref())
@@ -200,7 +200,7 @@ pub(crate) fn url_lines(a: &UrlAnalysis, width: u16) -> Vec<Line<'static>> {
 
 /// Domain and host lines: the registrable domain in words, and the host in Unicode and
 /// ASCII when they differ (the ASCII form is what the browser contacts).
-fn identity_lines(a: &UrlAnalysis, width: u16) -> Vec<Line<'static>> {
+pub(crate) fn identity_lines(a: &UrlAnalysis, width: u16) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let domain_label = if a.registrable_domain.is_some() {
         "Domain (marked ^ above): "
