@@ -228,8 +228,11 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
                 .await
             }
             ServerTarget::Http { url } => {
-                let (transport, mut standalone) =
-                    http::transport(url.as_str(), self.shared.raw.clone());
+                let (transport, mut standalone) = http::transport_with_auth(
+                    url.as_str(),
+                    self.shared.raw.clone(),
+                    self.shared.config.authorizer.clone(),
+                );
                 let connection = self
                     .serve_with(transport, TransportIdentity::http(url.as_str()), lifecycle)
                     .await?;

@@ -1,9 +1,11 @@
 //! Client settings: [`Config`] and [`Limits`].
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::Implementation;
 
+use crate::auth::Authorizer;
 use crate::rate_limit::RateLimit;
 
 /// Which protocol revision the client speaks.
@@ -97,6 +99,8 @@ pub struct Config {
     /// 2026-07-28: how long "keep waiting" waits before retrying a request the server
     /// answered "still waiting" (default 5 s).
     pub poll_interval: Duration,
+    /// MCP authorization for HTTP servers (default none: a 401 ends the connection).
+    pub authorizer: Option<Arc<Authorizer>>,
 }
 
 impl Default for Config {
@@ -111,11 +115,19 @@ impl Default for Config {
             protocol: ProtocolChoice::Auto,
             max_input_rounds: 10,
             poll_interval: Duration::from_secs(5),
+            authorizer: None,
         }
     }
 }
 
 impl Config {
+    /// Signs in to the HTTP server with `authorizer` when it answers 401 (and steps up on
+    /// 403 `insufficient_scope`); see [`crate::auth`].
+    pub fn with_authorizer(mut self, authorizer: Arc<Authorizer>) -> Self {
+        self.authorizer = Some(authorizer);
+        self
+    }
+
     /// Sets the rate limit.
     pub fn with_rate_limit(mut self, rate_limit: RateLimit) -> Self {
         self.rate_limit = rate_limit;

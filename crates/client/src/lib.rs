@@ -19,6 +19,8 @@
 //!   through the same UI (several requests of a round as one [`InputOverview`], "still
 //!   waiting" asked at once, `requestState` echoed exactly, bounded rounds; malformed
 //!   results end the call with a [`CallError`] and nothing sent);
+//! - signs in to servers that use MCP authorization ([`auth`]: discovery, registration,
+//!   PKCE, step-up, refresh; tokens kept in a [`auth::TokenStore`]);
 //! - rate limits prompts per server ([`RateLimit`], default burst 5, one per 10 s) and
 //!   has a "stop asking" switch.
 //!
@@ -36,6 +38,7 @@
 //! ```
 #![warn(missing_docs)]
 
+pub mod auth;
 mod client;
 mod config;
 mod create;

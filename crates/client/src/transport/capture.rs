@@ -19,8 +19,8 @@ use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::{ClientJsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::streamable_http_client::{
-    SseError, StreamableHttpClient, StreamableHttpError, StreamableHttpPostResponse,
-    StreamableHttpResponseLimits,
+    AuthRequiredError, InsufficientScopeError, SseError, StreamableHttpClient, StreamableHttpError,
+    StreamableHttpPostResponse, StreamableHttpResponseLimits,
 };
 use sse_stream::{Sse, SseStream};
 
@@ -85,6 +85,23 @@ impl CapturingReqwest {
             reqwest::StatusCode::ACCEPTED | reqwest::StatusCode::NO_CONTENT
         ) {
             return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        // As rmcp's own client: a challenged 401/403 goes to the authorization layer.
+        if let Some(challenge) = response
+            .headers()
+            .get(http::header::WWW_AUTHENTICATE)
+            .and_then(|v| v.to_str().ok())
+        {
+            if status == reqwest::StatusCode::UNAUTHORIZED {
+                return Err(StreamableHttpError::AuthRequired(AuthRequiredError::new(
+                    challenge.to_owned(),
+                )));
+            }
+            if status == reqwest::StatusCode::FORBIDDEN {
+                return Err(StreamableHttpError::InsufficientScope(
+                    InsufficientScopeError::new(challenge.to_owned(), None),
+                ));
+            }
         }
         if status == reqwest::StatusCode::NOT_FOUND && session_id.is_some() {
             return Err(StreamableHttpError::SessionExpired);

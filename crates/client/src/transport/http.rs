@@ -24,7 +24,9 @@ use rmcp::transport::streamable_http_client::{
 use sse_stream::Sse;
 use tokio::sync::watch;
 
+use crate::auth::Authorizer;
 use crate::raw::RawRequests;
+use crate::transport::authorized::AuthorizedHttpClient;
 use crate::transport::capture::CapturingReqwest;
 use crate::transport::reject;
 
@@ -208,6 +210,10 @@ fn is_initialize(message: &ClientJsonRpcMessage) -> bool {
     matches!(message, ClientJsonRpcMessage::Request(r) if matches!(r.request, ClientRequest::InitializeRequest(_)))
 }
 
+/// The HTTP client stack of [`transport`]: raw capture around authorization around
+/// rmcp's reqwest client with raw capture of JSON answers.
+pub type HttpStack = TappedHttpClient<AuthorizedHttpClient<CapturingReqwest>>;
+
 /// A Streamable HTTP client transport to `url` over reqwest, with raw capture (SSE events
 /// and the JSON answers to requests that may require input), and a watch on its
 /// standalone GET stream.
@@ -215,11 +221,25 @@ pub fn transport(
     url: &str,
     raw: RawRequests,
 ) -> (
-    StreamableHttpClientTransport<TappedHttpClient<CapturingReqwest>>,
+    StreamableHttpClientTransport<HttpStack>,
+    watch::Receiver<StandaloneStream>,
+) {
+    transport_with_auth(url, raw, None)
+}
+
+/// Like [`transport`], with MCP authorization by `auth` when given: its bearer token on
+/// every request, sign-in on 401, step-up on 403 `insufficient_scope`
+/// ([`AuthorizedHttpClient`]).
+pub fn transport_with_auth(
+    url: &str,
+    raw: RawRequests,
+    auth: Option<Arc<Authorizer>>,
+) -> (
+    StreamableHttpClientTransport<HttpStack>,
     watch::Receiver<StandaloneStream>,
 ) {
     let inner = CapturingReqwest::new(reqwest::Client::default(), raw.clone());
-    let client = TappedHttpClient::new(inner, raw);
+    let client = TappedHttpClient::new(AuthorizedHttpClient::new(inner, auth), raw);
     let standalone = client.standalone_stream();
     let transport = StreamableHttpClientTransport::with_client(
         client,

@@ -6,6 +6,7 @@
 //!   wrapper that looks at every SSE event of the POST response streams and the GET stream.
 //! - [`capture`]: rmcp's reqwest client, keeping the raw JSON bodies that answer
 //!   `tools/call`, `prompts/get` and `resources/read` (2026-07-28 `InputRequiredResult`s).
+//! - [`authorized`]: MCP authorization (bearer token, sign-in on 401, step-up on 403).
 //! - [`watched`]: ends the connection's completion waiters when the transport closes.
 //!
 //! All of them feed [`RawRequests`](crate::RawRequests) so the handler can present an
@@ -14,6 +15,7 @@
 //! wait forever: -32602 for `elicitation/create` params that are not an object, -32600
 //! for any other unreadable request.
 
+pub mod authorized;
 pub mod capture;
 pub mod http;
 mod reject;

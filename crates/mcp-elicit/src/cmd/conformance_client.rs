@@ -14,11 +14,17 @@
 //! calls every tool left after the invalid ones were dropped; and
 //! `json-schema-2020-12-preservation` echoes the focal tool's `inputSchema`, exactly as
 //! received, to `json_schema_echo`. The context's tool calls, when given, are made too.
+//!
+//! `auth/*` scenarios connect with an [`Authorizer`] (see [`authorizer`]) and call every
+//! tool listed: the suite's server answers 401 on the first request and 403
+//! `insufficient_scope` where a scenario tests step-up.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
+use mcp_elicit_client::auth::{AuthConfig, Authorizer, HeadlessRedirect, MemoryTokenStore};
 use mcp_elicit_client::rmcp::model::{
     CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams, Tool,
 };
@@ -128,6 +134,33 @@ fn sample_arguments(tool: &Tool) -> Value {
     Value::Object(args)
 }
 
+/// The Client ID Metadata Document URL the `auth/basic-cimd` scenario expects.
+const CONFORMANCE_CIMD_URL: &str = "https://conformance-test.local/client-metadata.json";
+
+/// The authorization of the `auth/*` scenarios: headless (the suite's authorization
+/// endpoint redirects at once; the code is read from `Location`, nothing listens on the
+/// redirect URI), the suite's Client ID Metadata Document URL, and the pre-registered
+/// client from `MCP_CONFORMANCE_CONTEXT` (`client_id`, `client_secret`) when given.
+fn authorizer(url: &str) -> Result<Authorizer, String> {
+    let mut config = AuthConfig::new("mcp-elicit conformance client")
+        .with_client_metadata_url(CONFORMANCE_CIMD_URL);
+    let context = std::env::var("MCP_CONFORMANCE_CONTEXT")
+        .ok()
+        .and_then(|c| serde_json::from_str::<Value>(&c).ok())
+        .unwrap_or(Value::Null);
+    if let Some(id) = context["client_id"].as_str() {
+        let secret = context["client_secret"].as_str().map(str::to_owned);
+        config = config.with_preregistered(id, secret);
+    }
+    Authorizer::new(
+        url,
+        config,
+        Arc::new(MemoryTokenStore::default()),
+        Arc::new(HeadlessRedirect::new("http://localhost:3000/callback")),
+    )
+    .map_err(|e| e.to_string())
+}
+
 fn call_params(name: &str, arguments: &Value) -> CallToolRequestParams {
     let mut params = CallToolRequestParams::new(name.to_owned());
     if let Some(map) = arguments.as_object() {
@@ -146,13 +179,23 @@ async fn scenario_run(scenario: &str, url: &str) -> Result<(), String> {
         FormPolicy::AcceptDefaults,
         UrlPolicy::Never,
     );
-    let config = Config::default().with_protocol(protocol_from_env());
+    let mut config = Config::default().with_protocol(protocol_from_env());
+    let auth = if scenario.starts_with("auth/") {
+        Some(Arc::new(authorizer(url)?))
+    } else {
+        None
+    };
+    if let Some(auth) = &auth {
+        config = config.with_authorizer(auth.clone());
+    }
     let client = ElicitationClient::new(ui, ManualOpen, config);
-    let connection = client
-        .clone()
-        .connect(&target)
-        .await
-        .map_err(|e| e.to_string())?;
+    let connection = client.clone().connect(&target).await.map_err(|e| {
+        // A failed sign-in: its own error (server and problem), not the transport's.
+        match auth.as_ref().and_then(|a| a.last_error()) {
+            Some(auth_error) => auth_error.to_string(),
+            None => e.to_string(),
+        }
+    })?;
     let peer = connection.peer().clone();
     let tools = peer
         .list_all_tools()
@@ -175,6 +218,10 @@ async fn scenario_run(scenario: &str, url: &str) -> Result<(), String> {
         .filter(|n| has(n))
         .map(|n| ((*n).to_owned(), json!({})))
         .collect(),
+        s if s.starts_with("auth/") => tools
+            .iter()
+            .map(|t| (t.name.to_string(), sample_arguments(t)))
+            .collect(),
         "http-standard-headers" | "http-invalid-tool-headers" => tools
             .iter()
             .map(|t| (t.name.to_string(), sample_arguments(t)))

@@ -1,0 +1,173 @@
+//! [`TokenStore`]: where sign-ins are kept, keyed by the MCP server's canonical URI, and
+//! [`MemoryTokenStore`], the one for a single process.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::transport::auth::{AuthError as RmcpAuthError, CredentialStore, StoredCredentials};
+
+/// Where sign-ins (client id, tokens, granted scopes, issuer) are kept between requests or
+/// runs, keyed by the canonical URI of the MCP server they are for (the `resource`).
+///
+/// A host that keeps them in a file makes it readable only by the user; tokens are never
+/// written anywhere else. [`StoredCredentials`]' `Debug` does not show the tokens.
+///
+/// ```
+/// use mcp_elicit_client::auth::{MemoryTokenStore, TokenStore};
+/// let store = MemoryTokenStore::default();
+/// assert!(store.load("https://mcp.example.com/mcp").unwrap().is_none());
+/// ```
+pub trait TokenStore: Send + Sync + 'static {
+    /// The sign-in kept for `resource`, if any.
+    fn load(&self, resource: &str) -> Result<Option<StoredCredentials>, TokenStoreError>;
+    /// Keeps `credentials` for `resource`, replacing what was there.
+    fn save(&self, resource: &str, credentials: &StoredCredentials) -> Result<(), TokenStoreError>;
+    /// Forgets the sign-in for `resource`.
+    fn remove(&self, resource: &str) -> Result<(), TokenStoreError>;
+}
+
+/// A [`TokenStore`] failure (its text must not contain a token).
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct TokenStoreError(pub String);
+
+/// A [`TokenStore`] in memory: sign-ins last as long as the process.
+#[derive(Clone, Default)]
+pub struct MemoryTokenStore {
+    entries: Arc<Mutex<HashMap<String, StoredCredentials>>>,
+}
+
+impl std::fmt::Debug for MemoryTokenStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self
+            .entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len();
+        f.debug_struct("MemoryTokenStore")
+            .field("sign_ins", &n)
+            .finish()
+    }
+}
+
+impl MemoryTokenStore {
+    /// The resources that have a sign-in.
+    pub fn resources(&self) -> Vec<String> {
+        let mut keys: Vec<String> = self
+            .entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect();
+        keys.sort();
+        keys
+    }
+}
+
+impl TokenStore for MemoryTokenStore {
+    fn load(&self, resource: &str) -> Result<Option<StoredCredentials>, TokenStoreError> {
+        Ok(self
+            .entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(resource)
+            .cloned())
+    }
+
+    fn save(&self, resource: &str, credentials: &StoredCredentials) -> Result<(), TokenStoreError> {
+        self.entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(resource.to_owned(), credentials.clone());
+        Ok(())
+    }
+
+    fn remove(&self, resource: &str) -> Result<(), TokenStoreError> {
+        self.entries
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(resource);
+        Ok(())
+    }
+}
+
+/// rmcp's credential store for one resource, backed by a [`TokenStore`].
+///
+/// Saves are held back until the sign-in is complete ([`Keyed::commit`]), so a failed
+/// sign-in leaves nothing behind; after that they go straight through (refreshes).
+#[derive(Clone)]
+pub(crate) struct Keyed {
+    store: Arc<dyn TokenStore>,
+    resource: String,
+    state: Arc<Mutex<KeyedState>>,
+}
+
+#[derive(Default)]
+struct KeyedState {
+    /// Until the sign-in completes: what rmcp saved, kept here only.
+    pending: Option<StoredCredentials>,
+    committed: bool,
+}
+
+impl Keyed {
+    pub(crate) fn new(store: Arc<dyn TokenStore>, resource: String, committed: bool) -> Self {
+        Self {
+            store,
+            resource,
+            state: Arc::new(Mutex::new(KeyedState {
+                pending: None,
+                committed,
+            })),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, KeyedState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Writes the pending sign-in to the store; later saves go straight through.
+    pub(crate) fn commit(&self) -> Result<(), TokenStoreError> {
+        let pending = {
+            let mut state = self.lock();
+            state.committed = true;
+            state.pending.take()
+        };
+        match pending {
+            Some(credentials) => self.store.save(&self.resource, &credentials),
+            None => Ok(()),
+        }
+    }
+}
+
+fn store_error(e: TokenStoreError) -> RmcpAuthError {
+    RmcpAuthError::CredentialStoreError(e.0)
+}
+
+#[async_trait::async_trait]
+impl CredentialStore for Keyed {
+    async fn load(&self) -> Result<Option<StoredCredentials>, RmcpAuthError> {
+        if let Some(pending) = self.lock().pending.clone() {
+            return Ok(Some(pending));
+        }
+        self.store.load(&self.resource).map_err(store_error)
+    }
+
+    async fn save(&self, credentials: StoredCredentials) -> Result<(), RmcpAuthError> {
+        {
+            let mut state = self.lock();
+            if !state.committed {
+                state.pending = Some(credentials);
+                return Ok(());
+            }
+        }
+        self.store
+            .save(&self.resource, &credentials)
+            .map_err(store_error)
+    }
+
+    async fn clear(&self) -> Result<(), RmcpAuthError> {
+        self.lock().pending = None;
+        self.store.remove(&self.resource).map_err(store_error)
+    }
+}
