@@ -1,0 +1,151 @@
+//! Two tools over Streamable HTTP, on 2025-11-25 and 2026-07-28 from the same code:
+//! `book_table` (a typed form: party size 1-12, a date, a seating enum) and
+//! `link_calendar` (URL mode: -32042 on 2025-11-25, input rounds on 2026-07-28, until the
+//! callback page below is finished).
+//!
+//! `cargo run -p mcp-elicit-server --example quickstart [ADDR]` (default 127.0.0.1:8080),
+//! then `mcp-elicit call http://127.0.0.1:8080/mcp book_table --respond accept-defaults`.
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use axum::extract::{Query, State};
+use axum::response::Html;
+use mcp_elicit_server::{Edge, ElicitationConfig, ElicitationId, IdentityPolicy, Stop, respond};
+use mcp_elicit_server::{Elicitations, FormOutcome, Principal, SessionScope, UrlElicitation};
+use rmcp::handler::server::tool::{Extension, ToolCallContext};
+use rmcp::model::{CallToolRequestParams as Call, CallToolResponse, CallToolResult};
+use rmcp::transport::{
+    StreamableHttpService, streamable_http_server::session::local::LocalSessionManager,
+};
+use rmcp::{ErrorData, RoleServer, ServerHandler, service::RequestContext as Ctx};
+use rmcp::{tool, tool_handler, tool_router};
+
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+enum Seating {
+    Indoor,
+    Terrace,
+}
+
+#[derive(serde::Deserialize, schemars::JsonSchema)]
+struct Booking {
+    /// How many people
+    #[schemars(range(min = 1, max = 12))]
+    party_size: u8,
+    /// Which day
+    #[schemars(extend("format" = "date"))]
+    date: String,
+    seating: Seating,
+}
+
+type Linked = Arc<Mutex<HashSet<Principal>>>;
+type Reply = Result<CallToolResponse, ErrorData>;
+#[derive(Clone)]
+struct App {
+    scope: SessionScope,
+    linked: Linked,
+    base: String,
+}
+fn text(s: impl Into<String>) -> CallToolResult {
+    CallToolResult::success(vec![rmcp::model::ContentBlock::text(s)])
+}
+
+#[tool_router]
+impl App {
+    #[tool(description = "Books a table")]
+    async fn book_table(&self, ctx: Ctx<RoleServer>, Extension(call): Extension<Call>) -> Reply {
+        let mut ask = match self.scope.ask(&ctx, &call).await {
+            Ok(ask) => ask,
+            Err(e) => return Err(e.into()),
+        };
+        respond(ask.form::<Booking>("booking", "Book a table").await.map(|booked| match booked {
+            FormOutcome::Accepted(b) => {
+                text(format!("Table for {} on {}, {:?}", b.party_size, b.date, b.seating))
+            }
+            _ => text("Nothing booked"),
+        }))
+    }
+
+    #[tool(description = "Links your calendar")]
+    async fn link_calendar(&self, ctx: Ctx<RoleServer>, Extension(call): Extension<Call>) -> Reply {
+        let linked = async {
+            let mut ask = self.scope.ask(&ctx, &call).await?;
+            let user = ask.elicitor().principal().clone();
+            if !self.linked.lock().unwrap().contains(&user) {
+                let url = |id: &ElicitationId| format!("{}/callback?elicitationId={id}", self.base);
+                ask.url("calendar", || async { UrlElicitation::new("Link your calendar", url) })
+                    .await?;
+            }
+            Ok::<_, Stop>(self.linked.lock().unwrap().contains(&user))
+        };
+        respond(
+            linked
+                .await
+                .map(|yes| text(if yes { "Your calendar is linked" } else { "Not linked" })),
+        )
+    }
+}
+
+#[tool_handler]
+impl ServerHandler for App {
+    async fn call_tool(
+        &self,
+        call: Call,
+        mut ctx: Ctx<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        ctx.extensions.insert(call.clone());
+        Self::tool_router().call(ToolCallContext::new(self, call, ctx)).await
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct Callback {
+    #[serde(rename = "elicitationId")]
+    id: String,
+}
+
+// The page behind the URL. Here its user is the local user (loopback only); a real page
+// signs the browser in and completes only for the user the elicitation is bound to.
+async fn finish(
+    State((hub, linked)): State<(Elicitations, Linked)>,
+    Query(q): Query<Callback>,
+) -> Html<&'static str> {
+    let user = Principal::current_local_user();
+    let Ok(record) = hub.record_completion(&user, &q.id).await else {
+        return Html("Nothing to link");
+    };
+    linked.lock().unwrap().insert(user); // recorded before the client hears of it
+    hub.notify_completion(&q.id, &record.session).await;
+    Html("Calendar linked: go back to your MCP client")
+}
+
+#[tokio::main]
+async fn main() -> std::io::Result<()> {
+    let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:8080".into());
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let base = format!("http://{}", listener.local_addr()?);
+    let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(
+        Principal::current_local_user(),
+    )));
+    let (h, linked, b) = (hub.clone(), Linked::default(), base.clone());
+    let l = linked.clone();
+    let factory = move || {
+        Ok(Edge::new(App {
+            scope: h.scope().map_err(std::io::Error::other)?,
+            linked: l.clone(),
+            base: b.clone(),
+        }))
+    };
+    let mut sessions = LocalSessionManager::default(); // kept alive while a user answers a form
+    sessions.session_config.keep_alive = Some(hub.config().session_keep_alive());
+    let mcp = StreamableHttpService::new(factory, sessions.into(), Default::default());
+    let page = axum::routing::get(|| async {
+        Html("<form method=post><button>Link my calendar</button></form>")
+    });
+    let app = axum::Router::new()
+        .nest_service("/mcp", mcp)
+        .layer(axum::middleware::from_fn(mcp_elicit_server::wire::exact_rounds_http))
+        .route("/callback", page.post(finish))
+        .with_state((hub, linked));
+    println!("{base}/mcp");
+    axum::serve(listener, app).await
+}
