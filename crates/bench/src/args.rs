@@ -14,6 +14,15 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Runs every benchmark against every server and writes results.json and results.md.
     Run(Box<RunArgs>),
+    /// Serves the bare-hyper baseline (what `run` starts as the server `bare`).
+    Baseline(BaselineArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct BaselineArgs {
+    /// Loopback address to listen on.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+    pub(crate) listen: std::net::SocketAddr,
 }
 
 #[derive(Debug, Clone, clap::Args)]
@@ -44,10 +53,20 @@ pub(crate) struct RunArgs {
     /// Extra PYTHONPATH for the Python validator (format checkers for jsonschema).
     #[arg(long, value_name = "DIR")]
     pub(crate) python_path: Option<PathBuf>,
-    /// Servers to drive, comma-separated: ours (`mcp-elicit serve --conformance
-    /// --max-pending-per-user <2 x sessions>`), ts, py.
-    #[arg(long, value_delimiter = ',', default_value = "ours,ts,py")]
+    /// Servers to drive, comma-separated: bare (the bare-hyper baseline, this binary's
+    /// `baseline`), ours (`mcp-elicit serve --conformance --max-pending-per-user
+    /// <2 x sessions>`), ts, py on 2025-11-25; bare-2026 and ours-2026 on 2026-07-28
+    /// (the load generator speaks that revision: stateless `InputRequiredResult` rounds).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "bare,ours,ts,py,bare-2026,ours-2026"
+    )]
     pub(crate) servers: Vec<String>,
+    /// Pin every server process to these CPUs (`taskset -c LIST`, e.g. `0`); run the
+    /// load generator itself on others (`bench/run --pin` does both).
+    #[arg(long, value_name = "LIST")]
+    pub(crate) server_cpus: Option<String>,
     /// Concurrent sessions per point (default 1,16,64,256; quick 1,16).
     #[arg(long, value_delimiter = ',')]
     pub(crate) sessions: Option<Vec<usize>>,

@@ -18,6 +18,7 @@ use tokio::time::Instant;
 
 use crate::load::open_sessions;
 use crate::procstat;
+use crate::servers::Revision;
 use crate::servers::ServerSpec;
 use crate::session::{self, Session};
 
@@ -124,7 +125,7 @@ async fn measure(
     let url = server.mcp_url();
     // Warm the server up with a few complete round trips (allocator arenas, lazy statics)
     // so the baseline is not the cold start.
-    let warm = open_sessions(&http, &url, 8).await?;
+    let warm = open_sessions(&http, &url, 8, Revision::V2025).await?;
     for s in &warm {
         let id = make_pending(s).await?;
         complete(&http, &server.base, s, &id).await?;
@@ -136,7 +137,7 @@ async fn measure(
     point.rss_before_kib = rss(server.pid)?;
     let client_before = procstat::status_kib(std::process::id(), "VmRSS").ok();
     let started = Instant::now();
-    let sessions = open_sessions(&http, &url, n).await?;
+    let sessions = open_sessions(&http, &url, n, Revision::V2025).await?;
     let opened = started.elapsed();
     tokio::time::sleep(Duration::from_millis(500)).await;
     let rss_bare = rss(server.pid)?;
@@ -189,6 +190,18 @@ async fn measure(
     Ok(())
 }
 
+/// The value of the demo page's hidden `csrf` input, when it has one and it needs no
+/// form encoding (the server's tokens are base64url and dots).
+fn csrf_token(page: &str) -> Option<&str> {
+    let start = page.find(r#"name="csrf" value=""#)? + r#"name="csrf" value=""#.len();
+    let token = &page[start..];
+    let token = &token[..token.find('"')?];
+    token
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+        .then_some(token)
+}
+
 /// Finishes the demo page of `id` and returns the microseconds until the client heard.
 async fn complete(
     http: &reqwest::Client,
@@ -196,10 +209,26 @@ async fn complete(
     session: &Session,
     id: &str,
 ) -> Result<u64, String> {
+    // What a user does: load the demo page (its form carries a CSRF token), then press
+    // Finish. Only the press is timed.
+    let url = format!("{base}/demo/complete?elicitationId={id}");
+    let page = http
+        .get(&url)
+        .send()
+        .await
+        .map_err(|e| format!("loading the page of {id}: {e}"))?
+        .text()
+        .await
+        .map_err(|e| format!("loading the page of {id}: {e}"))?;
+    let form = csrf_token(&page)
+        .map(|t| format!("csrf={t}"))
+        .unwrap_or_default();
     let heard = session.ui().expect_completion(id);
     let started = Instant::now();
     let response = http
-        .post(format!("{base}/demo/complete?elicitationId={id}"))
+        .post(url)
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(form)
         .send()
         .await
         .map_err(|e| format!("completing {id}: {e}"))?;
@@ -211,4 +240,18 @@ async fn complete(
         .map_err(|_| format!("no completion notification for {id} within 10 s"))?
         .map_err(|_| format!("completion waiter for {id} dropped"))?;
     Ok(u64::try_from(at.duration_since(started).as_micros()).unwrap_or(u64::MAX))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_csrf_token_is_read_from_the_demo_pages_form() {
+        let page = r#"<form method="post"><input type="hidden" name="csrf" value="rs2.YWJj.x-y_z"><button>"#;
+        assert_eq!(csrf_token(page), Some("rs2.YWJj.x-y_z"));
+        assert_eq!(csrf_token("<p>no form</p>"), None);
+        let odd = r#"<input type="hidden" name="csrf" value="a&amp;b">"#;
+        assert_eq!(csrf_token(odd), None);
+    }
 }

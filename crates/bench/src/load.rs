@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use tokio::time::Instant;
 
 use crate::procstat;
-use crate::servers::ServerSpec;
+use crate::servers::{Revision, ServerSpec};
 use crate::session::{self, Session};
 
 /// Longest a single call may take before it counts as failed.
@@ -27,6 +27,8 @@ const MAX_ERRORS_PER_SESSION: u64 = 20;
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct Point {
     pub(crate) server: String,
+    /// The revision spoken (2026-07-28: one call is the first attempt and the retry).
+    pub(crate) revision: Revision,
     pub(crate) sessions: usize,
     /// Calls completed (and checked) in the measured window.
     pub(crate) calls: u64,
@@ -143,14 +145,15 @@ async fn drive(session: Arc<Session>, measure_from: Instant, end: Instant) -> Se
     tally
 }
 
-/// Opens `n` sessions to `url`.
+/// Opens `n` sessions to `url` on `revision`.
 pub(crate) async fn open_sessions(
     http: &reqwest::Client,
     url: &str,
     n: usize,
+    revision: Revision,
 ) -> Result<Vec<Session>, String> {
     let results: Vec<Result<Session, String>> = futures::stream::iter(0..n)
-        .map(|i| session::connect(http, url, i))
+        .map(|i| session::connect(http, url, i, revision))
         .buffer_unordered(CONNECT_PARALLELISM)
         .collect()
         .await;
@@ -167,6 +170,7 @@ pub(crate) async fn run_point(
 ) -> Point {
     let mut point = Point {
         server: spec.key.clone(),
+        revision: spec.revision,
         sessions,
         calls: 0,
         errors: 0,
@@ -198,7 +202,7 @@ pub(crate) async fn run_point(
             return point;
         }
     };
-    let opened = open_sessions(&http, &server.mcp_url(), sessions).await;
+    let opened = open_sessions(&http, &server.mcp_url(), sessions, spec.revision).await;
     let list = match opened {
         Ok(list) => list,
         Err(e) => {

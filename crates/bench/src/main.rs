@@ -3,6 +3,9 @@
 //! calls/s, latency percentiles, server CPU and peak RSS; also idle-session memory with a
 //! pending URL elicitation, completion-notification latency and validation throughput.
 //!
+//! `mcp-elicit-bench baseline` serves the bare-hyper baseline (see [`baseline`]), which
+//! `run` starts beside the other servers so that every run shows the floor.
+//!
 //! `bench/run` (repository root) installs the peers, builds this in release mode and runs
 //! `mcp-elicit-bench run` with the right paths; see BENCHMARKS.md.
 
@@ -11,6 +14,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 mod args;
+mod baseline;
 mod idle;
 mod load;
 mod machine;
@@ -35,5 +39,12 @@ fn main() -> ExitCode {
     };
     match cli.command {
         args::Command::Run(run) => runtime.block_on(report::run_all(*run)),
+        args::Command::Baseline(b) => match runtime.block_on(baseline::serve(b.listen)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("mcp-elicit-bench baseline: {e}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }

@@ -8,13 +8,28 @@ use tokio::process::{Child, Command};
 
 use crate::args::RunArgs;
 
+/// The protocol revision the load generator speaks to a server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub(crate) enum Revision {
+    /// `initialize`, sessions, `elicitation/create` on the call's SSE stream.
+    #[serde(rename = "2025-11-25")]
+    V2025,
+    /// `server/discover`, no session, `InputRequiredResult` and the answered retry.
+    #[serde(rename = "2026-07-28")]
+    V2026,
+}
+
 /// One server program.
 #[derive(Debug, Clone)]
 pub(crate) struct ServerSpec {
-    /// Short key (`ours`, `ts`, `py`).
+    /// Short key (`bare`, `ours`, `ts`, `py`, `bare-2026`, `ours-2026`).
     pub(crate) key: String,
     /// What the report calls it.
     pub(crate) label: String,
+    /// What the load generator speaks to it.
+    pub(crate) revision: Revision,
+    /// `taskset -c LIST` for the server process.
+    cpus: Option<String>,
     program: PathBuf,
     /// Arguments; `{port}` is replaced by the port, `{max_pending}` by twice the
     /// sessions of the point (every loopback session is the same local user).
@@ -56,10 +71,25 @@ impl ServerSpec {
         Self {
             key: key.to_owned(),
             label: label.to_owned(),
+            revision: Revision::V2025,
+            cpus: None,
             program: program.to_path_buf(),
             args: args.iter().map(|a| (*a).to_owned()).collect(),
             env: Vec::new(),
         }
+    }
+
+    /// The same server driven on 2026-07-28 (key and label say so).
+    fn on_2026(mut self) -> Self {
+        self.revision = Revision::V2026;
+        self.key.push_str("-2026");
+        self.label.push_str(", 2026-07-28");
+        self
+    }
+
+    fn pinned(mut self, cpus: Option<&String>) -> Self {
+        self.cpus = cpus.cloned();
+        self
     }
 
     fn with_env(mut self, key: &str, value: &str) -> Self {
@@ -84,7 +114,15 @@ impl ServerSpec {
         let err_file = log_file
             .try_clone()
             .map_err(|e| format!("{}: {e}", log.display()))?;
-        let mut command = Command::new(&self.program);
+        // `taskset` execs the program: the pid stays the server's.
+        let mut command = match &self.cpus {
+            Some(cpus) => {
+                let mut c = Command::new("taskset");
+                c.arg("-c").arg(cpus).arg(&self.program);
+                c
+            }
+            None => Command::new(&self.program),
+        };
         command
             .args(&args)
             .stdin(Stdio::null())
@@ -149,6 +187,9 @@ pub(crate) fn specs(args: &RunArgs) -> Result<Vec<ServerSpec>, String> {
     for key in &args.servers {
         let spec = match key.as_str() {
             "ours" => ours(args),
+            "ours-2026" => ours(args).on_2026(),
+            "bare" => bare()?,
+            "bare-2026" => bare()?.on_2026(),
             "ts" => ServerSpec::new(
                 "ts",
                 "TypeScript SDK",
@@ -162,12 +203,25 @@ pub(crate) fn specs(args: &RunArgs) -> Result<Vec<ServerSpec>, String> {
                 &[py.as_str(), "--port", "{port}"],
             ),
             other => {
-                return Err(format!("unknown server {other:?} (ours, ts, py)"));
+                return Err(format!(
+                    "unknown server {other:?} (bare, ours, ts, py, bare-2026, ours-2026)"
+                ));
             }
         };
-        out.push(spec);
+        out.push(spec.pinned(args.server_cpus.as_ref()));
     }
     Ok(out)
+}
+
+/// The bare-hyper baseline: this very binary's `baseline` command.
+fn bare() -> Result<ServerSpec, String> {
+    let me = std::env::current_exe().map_err(|e| format!("cannot find this binary: {e}"))?;
+    Ok(ServerSpec::new(
+        "bare",
+        "bare hyper (baseline)",
+        &me,
+        &["baseline", "--listen", "127.0.0.1:{port}"],
+    ))
 }
 
 /// `mcp-elicit serve --conformance` as shipped, with the pending-elicitation cap raised
@@ -188,4 +242,5 @@ pub(crate) fn ours(args: &RunArgs) -> ServerSpec {
         ],
     )
     .with_env("RUST_LOG", "warn")
+    .pinned(args.server_cpus.as_ref())
 }

@@ -15,6 +15,7 @@ use mcp_elicit_client::{
 use serde_json::{Map, Value};
 
 use crate::responder::BenchUi;
+use crate::servers::Revision;
 
 /// The client type of a session.
 pub(crate) type BenchClient = ElicitationClient<BenchUi, ManualOpen>;
@@ -33,20 +34,26 @@ pub(crate) fn http_client() -> Result<reqwest::Client, String> {
         .map_err(|e| format!("cannot build the HTTP client: {e}"))
 }
 
-/// Opens session `index` to the Streamable HTTP endpoint `url` and waits (up to 3 s) for
-/// its standalone GET stream.
+/// Opens session `index` to the Streamable HTTP endpoint `url` on `revision`; on
+/// 2025-11-25 waits (up to 3 s) for its standalone GET stream.
 pub(crate) async fn connect(
     http: &reqwest::Client,
     url: &str,
     index: usize,
+    revision: Revision,
 ) -> Result<Session, String> {
     let ui = BenchUi::new(index);
-    // No rate limit: the responder is a program, not a person. The figures are of the
-    // 2025-11-25 round trip (`elicitation/create` mid-call, completion notifications),
-    // which every peer server here speaks; the client would otherwise take 2026-07-28
-    // from a server that offers it.
+    // No rate limit: the responder is a program, not a person. The revision is pinned:
+    // 2025-11-25 (`elicitation/create` mid-call, completion notifications), which every
+    // peer server here speaks, or 2026-07-28 (an `InputRequiredResult`, then the
+    // answered retry); the client would otherwise take 2026-07-28 from a server that
+    // offers it.
+    let protocol = match revision {
+        Revision::V2025 => ProtocolChoice::V2025_11_25,
+        Revision::V2026 => ProtocolChoice::V2026_07_28,
+    };
     let config = Config::default()
-        .with_protocol(ProtocolChoice::V2025_11_25)
+        .with_protocol(protocol)
         .with_rate_limit(RateLimit::UNLIMITED)
         .with_completion_timeout(Duration::from_secs(30));
     let client = ElicitationClient::new(ui, ManualOpen, config);
@@ -61,8 +68,10 @@ pub(crate) async fn connect(
         .serve_transport(transport, TransportIdentity::http(url))
         .await
         .map_err(|e| format!("session {index}: {e}"))?;
-    let opened = standalone.wait_for(|s| *s != StandaloneStream::Pending);
-    let _ = tokio::time::timeout(Duration::from_secs(3), opened).await;
+    if revision == Revision::V2025 {
+        let opened = standalone.wait_for(|s| *s != StandaloneStream::Pending);
+        let _ = tokio::time::timeout(Duration::from_secs(3), opened).await;
+    }
     Ok(Session { client, connection })
 }
 
