@@ -183,24 +183,23 @@ impl JsonEditor {
     pub fn render(&mut self, title: &str, area: Rect, buf: &mut Buffer) -> Option<Position> {
         let mut header = text::wrapped_lines(title, area.width, 0, theme::label());
         header.push(rule(area.width));
-        let mut footer = vec![rule(area.width)];
-        if let Some(e) = &self.error {
-            footer.extend(text::wrapped_lines(
-                &format!("Error: {e}"),
+        let notes = match &self.error {
+            Some(e) => text::wrapped_lines(&format!("Error: {e}"), area.width, 0, theme::error()),
+            None => Vec::new(),
+        };
+        // Pinned below the text, pressed by their keys: the text keeps the focus (Tab
+        // indents), so neither is marked focused.
+        let footer = chrome::Footer {
+            notes,
+            buttons: chrome::button_lines(
+                &[("Check & run (Ctrl-S)", false), ("Back (Esc)", false)],
                 area.width,
-                0,
-                theme::error(),
-            ));
-        }
-        footer.extend(chrome::help_lines(
-            &[("Ctrl-S", "check & run"), ("Esc", "back")],
-            area.width,
-        ));
-        let r = chrome::regions(area, header.len(), footer.len());
-        chrome::draw_lines(&header, 0, r.header, buf);
-        chrome::draw_lines(&footer, 0, r.footer, buf);
+            ),
+            help: chrome::help_lines(&[("Ctrl-S", "check & run"), ("Esc", "back")], area.width),
+        };
+        let body = chrome::frame(area, &header, &footer, buf);
         let gutter = 5usize;
-        let avail = usize::from(r.body.width).saturating_sub(gutter).max(1);
+        let avail = usize::from(body.width).saturating_sub(gutter).max(1);
         // Horizontal scroll so the cursor column stays visible.
         let cursor_w = self.lines.get(self.row).map_or(0, |l| {
             text::width(&l.chars().take(self.col).collect::<String>())
@@ -219,14 +218,14 @@ impl JsonEditor {
                 ])
             })
             .collect();
-        let h = viewport(usize::from(r.body.height), lines.len());
+        let h = viewport(usize::from(body.height), lines.len());
         self.scroll = chrome::follow(self.scroll, (self.row, self.row + 1), h, lines.len());
-        let used = chrome::draw_scrolled(&lines, self.scroll, r.body, buf);
+        let used = chrome::draw_scrolled(&lines, self.scroll, body, buf);
         let y = self.row.checked_sub(used).filter(|y| *y < h)?;
         let x = gutter + cursor_w - hscroll;
         Some(Position::new(
-            r.body.x + u16::try_from(x).ok()?.min(r.body.width.saturating_sub(1)),
-            r.body.y + u16::try_from(y).ok()?,
+            body.x + u16::try_from(x).ok()?.min(body.width.saturating_sub(1)),
+            body.y + u16::try_from(y).ok()?,
         ))
     }
 }
@@ -273,6 +272,34 @@ mod tests {
                 .is_some_and(|m| m.contains("must be a JSON object"))
         );
         assert_eq!(e.handle_key(key(KeyCode::Esc)), Some(JsonOutcome::Back));
+    }
+
+    /// Issue 15: the JSON editor had key hints only; its two actions are pinned below
+    /// the text, and the cursor line stays on screen, for 200 long lines too.
+    #[test]
+    fn the_actions_are_pinned_below_a_long_text_at_80x24_and_40x12() {
+        let long: String = (0..200)
+            .map(|i| format!("  \"k{i}\": \"{}\",\n", "v".repeat(10_000)))
+            .collect();
+        for (w, h) in [(80, 24), (40, 12)] {
+            let mut e = JsonEditor::new(&format!("{{\n{long}  \"end\": 1\n}}"));
+            for _ in 0..300 {
+                e.handle_key(key(KeyCode::Down));
+            }
+            let mut cursor = None;
+            let s = screen(w, h, |a, b| {
+                cursor = e.render("Arguments for tool \"x\"", a, b);
+            });
+            crate::testutil::assert_rows_fit(&s, w);
+            crate::testutil::assert_pinned(&s, &["Check & run (Ctrl-S)", "Back (Esc)"], w);
+            assert_has(&s, "}");
+            let at = cursor.expect("the cursor is on screen");
+            let first_button = s
+                .iter()
+                .position(|l| l.contains("< Check & run (Ctrl-S) >"))
+                .expect("button row");
+            assert!(usize::from(at.y) < first_button, "{}", s.join("\n"));
+        }
     }
 
     #[test]

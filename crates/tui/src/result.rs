@@ -115,15 +115,17 @@ impl ResultView {
             area.width,
         );
         header.push(rule(area.width));
-        let mut footer = vec![rule(area.width)];
-        footer.extend(chrome::help_lines(
-            &[("↑/↓", "scroll"), ("Enter/Esc", "back to tools")],
-            area.width,
-        ));
-        let r = chrome::regions(area, header.len(), footer.len());
-        chrome::draw_lines(&header, 0, r.header, buf);
-        chrome::draw_lines(&footer, 0, r.footer, buf);
-        let w = r.body.width;
+        // The one action, pinned below the scrolling result and focused.
+        let footer = chrome::Footer {
+            notes: Vec::new(),
+            buttons: chrome::button_lines(&[("Back to tools (Enter)", true)], area.width),
+            help: chrome::help_lines(
+                &[("↑/↓ PgUp/PgDn", "scroll"), ("Enter/Esc", "back to tools")],
+                area.width,
+            ),
+        };
+        let body = chrome::frame(area, &header, &footer, buf);
+        let w = body.width;
         let mut lines = Vec::new();
         if let Some(h) = &self.headline {
             lines.push(Line::from(Span::styled(h.clone(), theme::label())));
@@ -156,9 +158,9 @@ impl ResultView {
             let pretty = serde_json::to_string_pretty(s).unwrap_or_default();
             lines.extend(text::wrapped_lines(&pretty, w, 2, Style::new()));
         }
-        let h = viewport(usize::from(r.body.height), lines.len());
+        let h = viewport(usize::from(body.height), lines.len());
         self.scroll = self.scroll.min(lines.len().saturating_sub(h));
-        chrome::draw_scrolled(&lines, self.scroll, r.body, buf);
+        chrome::draw_scrolled(&lines, self.scroll, body, buf);
     }
 }
 
@@ -210,6 +212,35 @@ mod tests {
         let close = s.iter().rposition(|l| l.trim() == "}");
         assert!(close.is_some(), "{}", s.join("\n"));
         assert_has(&s, "↑ more above");
+    }
+
+    /// Issue 15: the result had a key hint only; Back to tools is a pinned, focused
+    /// button, on screen at the top and at the end of a long, hostile result.
+    #[test]
+    fn back_to_tools_is_pinned_and_focused_over_a_long_hostile_result() {
+        let zalgo: String = std::iter::once('Z')
+            .chain(std::iter::repeat_n('\u{0301}', 2000))
+            .collect();
+        let blocks: Vec<ResultBlock> = (0..200)
+            .map(|i| ResultBlock::Text(format!("{i}: {}", "Read me. ".repeat(1112))))
+            .chain([ResultBlock::Text(zalgo.clone())])
+            .collect();
+        for (w, h) in [(80, 24), (40, 12)] {
+            let mut v = ResultView::new(server(), zalgo.clone(), false, blocks.clone(), None);
+            let s = screen(w, h, |a, b| v.render(a, b));
+            crate::testutil::assert_rows_fit(&s, w);
+            crate::testutil::assert_pinned(&s, &["Back to tools (Enter)"], w);
+            crate::testutil::assert_focused_button(&s, "Back to tools (Enter)", w);
+            for _ in 0..100_000 {
+                v.handle_key(key(KeyCode::PageDown));
+            }
+            let s = screen(w, h, |a, b| v.render(a, b));
+            crate::testutil::assert_rows_fit(&s, w);
+            crate::testutil::assert_pinned(&s, &["Back to tools (Enter)"], w);
+            crate::testutil::assert_focused_button(&s, "Back to tools (Enter)", w);
+            assert_lacks(&s, "more below");
+            assert!(v.handle_key(key(KeyCode::Enter)));
+        }
     }
 
     #[test]
