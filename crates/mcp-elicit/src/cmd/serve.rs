@@ -344,7 +344,9 @@ async fn serve(
     eprintln!("mcp-elicit serve: nodes: {}", opened.describe_nodes());
     let reference = Reference::with_state(
         opened.hub.clone(),
-        ReferenceOptions::new(&base).with_conformance(args.conformance),
+        ReferenceOptions::new(&base)
+            .with_conformance(args.conformance)
+            .with_session_limits(args.limits.session_limits()),
         Arc::clone(&opened.demo),
     );
     // The URL-flow pages (set_api_key, connect_provider, approve_purchase) keep secrets
@@ -460,7 +462,9 @@ async fn serve_authorized(
     eprintln!("mcp-elicit serve: nodes: {}", opened.describe_nodes());
     let reference = Reference::with_state(
         opened.hub.clone(),
-        ReferenceOptions::new(&base).with_conformance(args.conformance),
+        ReferenceOptions::new(&base)
+            .with_conformance(args.conformance)
+            .with_session_limits(args.limits.session_limits()),
         Arc::clone(&opened.demo),
     );
     eprintln!(

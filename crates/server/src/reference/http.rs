@@ -27,10 +27,12 @@ use crate::identity::{IdentityPolicy, Principal};
 
 mod conn;
 mod limits;
+mod session_limits;
 #[cfg(feature = "tls")]
 mod tls;
 
 pub use limits::{HttpLimits, mcp_config};
+pub use session_limits::{SessionGuard, SessionLimits, enforce};
 
 /// The MCP endpoint path.
 pub const MCP_PATH: &str = "/mcp";
@@ -47,10 +49,27 @@ pub fn session_manager(config: &ElicitationConfig) -> Arc<LocalSessionManager> {
     Arc::new(manager)
 }
 
+/// The [`SessionGuard`] of `/mcp` served with `sessions`: the limits of
+/// [`ReferenceOptions::session_limits`](super::ReferenceOptions::session_limits), the
+/// local user as the user of requests without a [`Principal`] (local mode).
+pub fn session_guard(
+    reference: &Reference,
+    sessions: &Arc<LocalSessionManager>,
+    ct: CancellationToken,
+) -> SessionGuard {
+    SessionGuard::new(
+        reference.options().session_limits.clone(),
+        Arc::clone(sessions),
+        page_user(reference),
+        ct,
+    )
+}
+
 /// The router: `/mcp` and the demo pages.
 pub fn router(reference: Reference, ct: CancellationToken) -> Router {
     let factory_ref = reference.clone();
     let sessions = session_manager(reference.hub().config());
+    let guard = session_guard(&reference, &sessions, ct.clone());
     let service = StreamableHttpService::new(
         move || factory_ref.service().map_err(std::io::Error::other),
         Arc::clone(&sessions),
@@ -58,6 +77,8 @@ pub fn router(reference: Reference, ct: CancellationToken) -> Router {
     );
     Router::new()
         .nest_service(MCP_PATH, service)
+        // Requests in progress per session and user, sessions per user, idle sessions.
+        .layer(axum::middleware::from_fn_with_state(guard, enforce))
         // DELETE of an unknown or ended session: 404.
         .layer(axum::middleware::from_fn_with_state(
             sessions,

@@ -47,6 +47,9 @@ pub struct ReferenceOptions {
     /// Where the demo pages are served (`http://127.0.0.1:8391`), used to build the URLs
     /// of URL-mode elicitations.
     pub demo_base_url: String,
+    /// Limits of `/mcp` sessions and of the requests in progress (default
+    /// [`http::SessionLimits::default`]).
+    pub session_limits: http::SessionLimits,
 }
 
 impl ReferenceOptions {
@@ -55,7 +58,14 @@ impl ReferenceOptions {
         Self {
             conformance: false,
             demo_base_url: demo_base_url.into(),
+            session_limits: http::SessionLimits::default(),
         }
+    }
+
+    /// Sets [`ReferenceOptions::session_limits`].
+    pub fn with_session_limits(mut self, limits: http::SessionLimits) -> Self {
+        self.session_limits = limits;
+        self
     }
 
     /// Turns the conformance tools on or off.

@@ -1,11 +1,13 @@
-//! The transport limits of `mcp-elicit serve` (flags and environment), defaults from
-//! [`HttpLimits::default`]. Each limit, when reached, answers with the status HTTP gives
-//! for it (413, 503 with `Retry-After` for the connection cap) and a JSON-RPC error
-//! `-32000` whose `data` names the limit; it never closes another client's connection.
+//! The transport and session limits of `mcp-elicit serve` (flags and environment),
+//! defaults from [`HttpLimits::default`] and [`SessionLimits::default`]. Each limit, when
+//! reached, answers with the status HTTP gives for it (413, 429 with `Retry-After` for
+//! the request and session caps, 503 with `Retry-After` for the connection cap) and a
+//! JSON-RPC error `-32000` whose `data` names the limit; it never closes another
+//! client's connection or a flow in progress.
 
 use std::time::Duration;
 
-use mcp_elicit_server::reference::http::HttpLimits;
+use mcp_elicit_server::reference::http::{HttpLimits, SessionLimits};
 
 /// Transport limits (see docs/deployment.md, "Limits").
 #[derive(Debug, Clone, clap::Args)]
@@ -39,6 +41,30 @@ pub(crate) struct LimitArgs {
     #[arg(long, env = "MCP_ELICIT_MAX_JSON_ELEMENTS", value_name = "N",
           default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(16..=10_000_000))]
     max_json_elements: u64,
+    /// JSON-RPC requests one session may have in progress (a tool call waiting for a
+    /// form counts until it answers); one more gets 429.
+    #[arg(long, env = "MCP_ELICIT_MAX_REQUESTS_PER_SESSION", value_name = "N",
+          default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_requests_per_session: u64,
+    /// JSON-RPC requests one user may have in progress over all their sessions (local
+    /// mode: the whole server); one more gets 429.
+    #[arg(long, env = "MCP_ELICIT_MAX_REQUESTS_PER_USER", value_name = "N",
+          default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_requests_per_user: u64,
+    /// Live sessions one user may hold (local mode: the whole server); one more
+    /// `initialize` gets 429.
+    #[arg(long, env = "MCP_ELICIT_MAX_SESSIONS_PER_USER", value_name = "N",
+          default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    max_sessions_per_user: u64,
+    /// Seconds a session that never did anything after `initialize` (no request, no
+    /// stream) lives.
+    #[arg(long, env = "MCP_ELICIT_UNUSED_SESSION_TIMEOUT", value_name = "SECONDS",
+          default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    unused_session_timeout: u64,
+    /// Seconds a session with no request in progress and no stream open lives.
+    #[arg(long, env = "MCP_ELICIT_SESSION_IDLE_TIMEOUT", value_name = "SECONDS",
+          default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+    session_idle_timeout: u64,
 }
 
 impl LimitArgs {
@@ -53,6 +79,18 @@ impl LimitArgs {
             usize::try_from(self.max_page_body_bytes).unwrap_or(usize::MAX);
         limits.max_json_depth = usize::try_from(self.max_json_depth).unwrap_or(usize::MAX);
         limits.max_json_elements = usize::try_from(self.max_json_elements).unwrap_or(usize::MAX);
+        limits
+    }
+
+    /// The session limits as the reference server takes them.
+    pub(crate) fn session_limits(&self) -> SessionLimits {
+        let n = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+        let mut limits = SessionLimits::default();
+        limits.max_requests_per_session = n(self.max_requests_per_session);
+        limits.max_requests_per_user = n(self.max_requests_per_user);
+        limits.max_sessions_per_user = n(self.max_sessions_per_user);
+        limits.unused_session_timeout = Duration::from_secs(self.unused_session_timeout);
+        limits.session_idle_timeout = Duration::from_secs(self.session_idle_timeout);
         limits
     }
 }
@@ -72,10 +110,13 @@ mod tests {
     fn the_flag_defaults_are_the_library_defaults_and_flags_override_them() {
         let cli = Cli::try_parse_from(["x"]).expect("defaults");
         assert_eq!(cli.limits.limits(), HttpLimits::default());
+        assert_eq!(cli.limits.session_limits(), SessionLimits::default());
         let cli = Cli::try_parse_from(["x", "--max-connections", "7", "--idle-timeout", "3"])
             .expect("flags");
         assert_eq!(cli.limits.limits().max_connections, 7);
         assert_eq!(cli.limits.limits().idle_timeout, Duration::from_secs(3));
         assert!(Cli::try_parse_from(["x", "--max-connections", "0"]).is_err());
+        let cli = Cli::try_parse_from(["x", "--max-sessions-per-user", "3"]).expect("flags");
+        assert_eq!(cli.limits.session_limits().max_sessions_per_user, 3);
     }
 }

@@ -104,11 +104,15 @@ pub(crate) async fn build_web(
 /// the reference server's demo page (`/demo/complete`) stays available.
 pub(crate) fn router(reference: &Reference, web: &Web, ct: CancellationToken) -> Router {
     let sessions = http::session_manager(reference.hub().config());
+    let guard = http::session_guard(reference, &sessions, ct.clone());
     let mcp = Router::new()
         .nest_service(
             MCP_PATH,
             mcp_service(reference, web, Arc::clone(&sessions), ct.clone()),
         )
+        // Requests in progress per session and user, sessions per user, idle sessions
+        // (inside `protect`: the user is the token's).
+        .layer(axum::middleware::from_fn_with_state(guard, http::enforce))
         // DELETE of an unknown or ended session: 404.
         .layer(axum::middleware::from_fn_with_state(
             sessions,

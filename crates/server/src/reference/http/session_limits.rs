@@ -1,0 +1,543 @@
+//! Per-session and per-user limits of `/mcp`: how many JSON-RPC requests a session and
+//! a user may have in progress at once, how many sessions a user may hold, and how long
+//! a session without a connection lives.
+//!
+//! - a JSON-RPC *request* (a POST with a `method` and an `id`) over
+//!   [`SessionLimits::max_requests_per_session`] or
+//!   [`SessionLimits::max_requests_per_user`] requests in progress is answered 429 with
+//!   `Retry-After` and a JSON-RPC error `-32000` whose `data` names the limit.
+//!   Notifications and the client's responses (answers to `elicitation/create`) are never
+//!   refused: a session at its cap must still be able to answer the forms that hold it;
+//! - an `initialize` that would give its user more than
+//!   [`SessionLimits::max_sessions_per_user`] live sessions gets the same 429;
+//! - a session with no request in progress and no stream open is closed after
+//!   [`SessionLimits::unused_session_timeout`] if it never did anything but initialize,
+//!   after [`SessionLimits::session_idle_timeout`] otherwise. A session waiting for a
+//!   user (its tool call's stream open) or listening for notifications (`GET`) is never
+//!   closed for idleness, so no limit ever closes a flow in progress.
+//!
+//! In local mode every client is the one local user, so the per-user limits are limits
+//! on the whole server.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::Response;
+use futures::StreamExt;
+use rmcp::transport::streamable_http_server::session::SessionManager;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use tokio_util::sync::CancellationToken;
+
+use super::limits::limit_error;
+use crate::identity::Principal;
+
+/// The session header.
+const SESSION_HEADER: &str = "mcp-session-id";
+/// The largest body this layer reads (the body limit in front of it is smaller).
+const MAX_PROBE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Limits of sessions and of the requests in progress. [`SessionLimits::default`] gives
+/// the documented defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SessionLimits {
+    /// JSON-RPC requests one session may have in progress (a tool call waiting for a
+    /// form is in progress until it answers). Default 32.
+    pub max_requests_per_session: usize,
+    /// JSON-RPC requests one user may have in progress over all their sessions.
+    /// Default 256.
+    pub max_requests_per_user: usize,
+    /// Live sessions one user may hold. Default 256.
+    pub max_sessions_per_user: usize,
+    /// How long a session that never did anything after `initialize` (no request, no
+    /// stream) lives. Default 30 s.
+    pub unused_session_timeout: Duration,
+    /// How long a session with no request in progress and no stream open lives.
+    /// Default 5 minutes.
+    pub session_idle_timeout: Duration,
+}
+
+impl Default for SessionLimits {
+    fn default() -> Self {
+        SessionLimits {
+            max_requests_per_session: 32,
+            max_requests_per_user: 256,
+            max_sessions_per_user: 256,
+            unused_session_timeout: Duration::from_secs(30),
+            session_idle_timeout: Duration::from_secs(5 * 60),
+        }
+    }
+}
+
+/// One live session as this layer sees it.
+struct Tracked {
+    user: Principal,
+    /// JSON-RPC requests in progress (capped).
+    requests: usize,
+    /// Other exchanges in progress: streams, notifications, responses.
+    other: usize,
+    /// Whether it did anything but initialize.
+    used: bool,
+    idle_since: Instant,
+}
+
+#[derive(Default)]
+struct PerUser {
+    /// Live sessions, and initializes in progress (reserved).
+    sessions: usize,
+    requests: usize,
+}
+
+#[derive(Default)]
+struct Table {
+    sessions: HashMap<Arc<str>, Tracked>,
+    users: HashMap<Principal, PerUser>,
+}
+
+impl Table {
+    fn user(&mut self, user: &Principal) -> &mut PerUser {
+        self.users.entry(user.clone()).or_default()
+    }
+
+    fn drop_user_if_empty(&mut self, user: &Principal) {
+        if self
+            .users
+            .get(user)
+            .is_some_and(|u| u.sessions == 0 && u.requests == 0)
+        {
+            self.users.remove(user);
+        }
+    }
+
+    /// Forgets a session (closed, deleted or reaped).
+    fn forget(&mut self, id: &str) {
+        if let Some(t) = self.sessions.remove(id) {
+            let u = self.user(&t.user);
+            u.sessions = u.sessions.saturating_sub(1);
+            self.drop_user_if_empty(&t.user);
+        }
+    }
+}
+
+struct Shared {
+    limits: SessionLimits,
+    manager: Arc<LocalSessionManager>,
+    local_user: Option<Principal>,
+    table: Mutex<Table>,
+    reaper: OnceLock<()>,
+    ct: CancellationToken,
+}
+
+impl Shared {
+    fn table(&self) -> MutexGuard<'_, Table> {
+        // Every update leaves the table consistent: a poisoned one is still usable.
+        self.table
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The state of the [`enforce`] middleware: the limits, the session manager whose
+/// sessions it closes, and who the user is in local mode. Cheap to clone.
+///
+/// ```
+/// use std::sync::Arc;
+/// use axum::Router;
+/// use mcp_elicit_server::Principal;
+/// use mcp_elicit_server::reference::http::{SessionGuard, SessionLimits, enforce};
+/// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+/// use tokio_util::sync::CancellationToken;
+///
+/// let manager = Arc::new(LocalSessionManager::default());
+/// let guard = SessionGuard::new(
+///     SessionLimits::default(),
+///     manager,
+///     Some(Principal::local_user("ada")),
+///     CancellationToken::new(),
+/// );
+/// // Layer it over the router serving `/mcp` with `manager`.
+/// let app: Router = Router::new().layer(axum::middleware::from_fn_with_state(guard, enforce));
+/// # let _ = app;
+/// ```
+#[derive(Clone)]
+pub struct SessionGuard {
+    shared: Arc<Shared>,
+}
+
+impl std::fmt::Debug for SessionGuard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SessionGuard")
+            .field("limits", &self.shared.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+impl SessionGuard {
+    /// A guard over the sessions of `manager`. `local_user` is the user of requests that
+    /// carry no [`Principal`] (local mode); without one, such requests are not limited
+    /// here (an authentication layer in front refuses them). Idle sessions are closed
+    /// by a task started with the first request, until `ct` is cancelled.
+    pub fn new(
+        limits: SessionLimits,
+        manager: Arc<LocalSessionManager>,
+        local_user: Option<Principal>,
+        ct: CancellationToken,
+    ) -> Self {
+        SessionGuard {
+            shared: Arc::new(Shared {
+                limits,
+                manager,
+                local_user,
+                table: Mutex::new(Table::default()),
+                reaper: OnceLock::new(),
+                ct,
+            }),
+        }
+    }
+
+    /// How many sessions this guard tracks (live and not yet closed).
+    pub fn sessions(&self) -> usize {
+        self.shared.table().sessions.len()
+    }
+
+    fn start_reaper(&self) {
+        self.shared.reaper.get_or_init(|| {
+            let weak = Arc::downgrade(&self.shared);
+            let ct = self.shared.ct.clone();
+            let l = &self.shared.limits;
+            let tick = (l.unused_session_timeout.min(l.session_idle_timeout) / 4)
+                .clamp(Duration::from_millis(50), Duration::from_secs(5));
+            tokio::spawn(async move {
+                loop {
+                    tokio::select! {
+                        () = ct.cancelled() => return,
+                        () = tokio::time::sleep(tick) => {}
+                    }
+                    if !reap(&weak).await {
+                        return;
+                    }
+                }
+            });
+        });
+    }
+}
+
+/// Closes the sessions idle for too long and forgets those the manager closed itself;
+/// false once the guard is gone.
+async fn reap(weak: &Weak<Shared>) -> bool {
+    let Some(shared) = weak.upgrade() else {
+        return false;
+    };
+    let live: std::collections::HashSet<Arc<str>> = shared
+        .manager
+        .sessions
+        .read()
+        .await
+        .keys()
+        .cloned()
+        .collect();
+    let expired: Vec<Arc<str>> = {
+        let mut table = shared.table();
+        let gone: Vec<Arc<str>> = table
+            .sessions
+            .keys()
+            .filter(|id| !live.contains(*id))
+            .cloned()
+            .collect();
+        for id in &gone {
+            table.forget(id);
+        }
+        let l = &shared.limits;
+        let expired: Vec<Arc<str>> = table
+            .sessions
+            .iter()
+            .filter(|(_, t)| {
+                let limit = if t.used {
+                    l.session_idle_timeout
+                } else {
+                    l.unused_session_timeout
+                };
+                t.requests == 0 && t.other == 0 && t.idle_since.elapsed() >= limit
+            })
+            .map(|(id, _)| Arc::clone(id))
+            .collect();
+        for id in &expired {
+            table.forget(id);
+        }
+        expired
+    };
+    for id in expired {
+        tracing::debug!("session idle past its limit: closed");
+        if let Err(e) = shared.manager.close_session(&id).await {
+            tracing::debug!("closing an idle session: {e}");
+        }
+    }
+    true
+}
+
+/// What a POST body is, as far as the limits care.
+#[derive(Debug, PartialEq, Eq)]
+struct Probe {
+    /// It carries at least one JSON-RPC request (a method and an id).
+    request: bool,
+    /// It carries `initialize`.
+    initialize: bool,
+    /// It carries something besides `initialize` and `notifications/initialized`.
+    uses: bool,
+}
+
+#[derive(Deserialize)]
+struct Message {
+    method: Option<String>,
+    id: Option<IgnoredAny>,
+}
+
+fn probe(body: &[u8]) -> Probe {
+    let messages: Vec<Message> = if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+        serde_json::from_slice(body).unwrap_or_default()
+    } else {
+        serde_json::from_slice(body)
+            .map(|m| vec![m])
+            .unwrap_or_default()
+    };
+    let mut p = Probe {
+        request: false,
+        initialize: false,
+        uses: false,
+    };
+    for m in &messages {
+        let method = m.method.as_deref();
+        p.request |= method.is_some() && m.id.is_some();
+        p.initialize |= method == Some("initialize");
+        p.uses |= !matches!(method, Some("initialize" | "notifications/initialized"));
+    }
+    p
+}
+
+/// An exchange in progress: released when its response body ends or is dropped.
+struct InFlight {
+    shared: Arc<Shared>,
+    user: Principal,
+    session: Option<Arc<str>>,
+    /// Counted in the capped request counts.
+    request: bool,
+    /// A reserved session slot, to be released unless the response made a session.
+    reserved: bool,
+}
+
+impl InFlight {
+    /// The response created session `id`: the reservation becomes that session.
+    fn created(&mut self, id: Arc<str>) {
+        if !self.reserved {
+            return;
+        }
+        self.reserved = false;
+        let mut table = self.shared.table();
+        table.sessions.insert(
+            id,
+            Tracked {
+                user: self.user.clone(),
+                requests: 0,
+                other: 0,
+                used: false,
+                idle_since: Instant::now(),
+            },
+        );
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut table = self.shared.table();
+        if let Some(id) = &self.session
+            && let Some(t) = table.sessions.get_mut(id)
+        {
+            if self.request {
+                t.requests = t.requests.saturating_sub(1);
+            } else {
+                t.other = t.other.saturating_sub(1);
+            }
+            t.idle_since = Instant::now();
+        }
+        let u = table.user(&self.user);
+        if self.request {
+            u.requests = u.requests.saturating_sub(1);
+        }
+        if self.reserved {
+            u.sessions = u.sessions.saturating_sub(1);
+        }
+        table.drop_user_if_empty(&self.user);
+    }
+}
+
+/// A refusal: 429 naming `limit`, retry after `secs`.
+fn refuse(limit: &str, value: usize, secs: u64) -> Response {
+    limit_error(
+        StatusCode::TOO_MANY_REQUESTS,
+        limit,
+        value,
+        Some(secs.max(1)),
+    )
+}
+
+/// Axum middleware for the MCP endpoint
+/// (`axum::middleware::from_fn_with_state(guard, enforce)`), inside any authentication
+/// layer (it reads the request's [`Principal`]).
+pub async fn enforce(State(guard): State<SessionGuard>, request: Request, next: Next) -> Response {
+    guard.start_reaper();
+    let shared = &guard.shared;
+    let Some(user) = request
+        .extensions()
+        .get::<Principal>()
+        .cloned()
+        .or_else(|| shared.local_user.clone())
+    else {
+        return next.run(request).await;
+    };
+    let session: Option<Arc<str>> = request
+        .headers()
+        .get(SESSION_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .filter(|s| !s.is_empty())
+        .map(Arc::from);
+    let method = request.method().clone();
+    let (request, probe) = if method == Method::POST {
+        let (parts, body) = request.into_parts();
+        let Ok(bytes) = axum::body::to_bytes(body, MAX_PROBE_BYTES).await else {
+            return limit_error(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "max_body_bytes",
+                MAX_PROBE_BYTES,
+                None,
+            );
+        };
+        let p = probe(&bytes);
+        (Request::from_parts(parts, Body::from(bytes)), p)
+    } else {
+        let get = method == Method::GET;
+        (
+            request,
+            Probe {
+                request: false,
+                initialize: false,
+                uses: get,
+            },
+        )
+    };
+    let mut in_flight = {
+        let l = &shared.limits;
+        let mut table = shared.table();
+        let tracked = session
+            .as_ref()
+            .filter(|id| table.sessions.contains_key(*id));
+        if probe.request {
+            if let Some(id) = tracked
+                && table.sessions[id].requests >= l.max_requests_per_session
+            {
+                return refuse("max_requests_per_session", l.max_requests_per_session, 1);
+            }
+            if table.user(&user).requests >= l.max_requests_per_user {
+                return refuse("max_requests_per_user", l.max_requests_per_user, 1);
+            }
+        }
+        let reserved = probe.initialize && session.is_none();
+        if reserved && table.user(&user).sessions >= l.max_sessions_per_user {
+            let wait = l
+                .unused_session_timeout
+                .min(l.session_idle_timeout)
+                .as_secs();
+            return refuse(
+                "max_sessions_per_user",
+                l.max_sessions_per_user,
+                wait.min(60),
+            );
+        }
+        let tracked = tracked.cloned();
+        if let Some(id) = &tracked
+            && let Some(t) = table.sessions.get_mut(id)
+        {
+            if probe.request {
+                t.requests += 1;
+            } else {
+                t.other += 1;
+            }
+            t.used |= probe.uses;
+        }
+        let u = table.user(&user);
+        if probe.request {
+            u.requests += 1;
+        }
+        if reserved {
+            u.sessions += 1;
+        }
+        InFlight {
+            shared: Arc::clone(shared),
+            user,
+            session: tracked,
+            request: probe.request,
+            reserved,
+        }
+    };
+    let response = next.run(request).await;
+    if in_flight.reserved
+        && response.status().is_success()
+        && let Some(id) = response
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+    {
+        in_flight.created(Arc::from(id));
+    }
+    if method == Method::DELETE
+        && response.status().is_success()
+        && let Some(id) = &session
+    {
+        shared.table().forget(id);
+    }
+    // The exchange is in progress as long as its response body (an SSE stream waiting
+    // for the user included).
+    response.map(|body| {
+        Body::from_stream(body.into_data_stream().map(move |chunk| {
+            let _ = &in_flight;
+            chunk
+        }))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_are_told_from_notifications_and_responses() {
+        let p = probe(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{}}"#);
+        assert_eq!(
+            p,
+            Probe {
+                request: true,
+                initialize: false,
+                uses: true
+            }
+        );
+        let init = probe(br#"{"jsonrpc":"2.0","id":0,"method":"initialize"}"#);
+        assert!(init.request && init.initialize && !init.uses);
+        let note = probe(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        assert!(!note.request && !note.uses);
+        // The client's answer to elicitation/create is a response: never capped.
+        let answer = probe(br#"{"jsonrpc":"2.0","id":7,"result":{"action":"cancel"}}"#);
+        assert!(!answer.request);
+        let null_id = probe(br#"{"jsonrpc":"2.0","id":null,"method":"x"}"#);
+        assert!(!null_id.request);
+        let batch =
+            probe(br#" [{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#);
+        assert!(batch.request && batch.uses);
+        assert!(!probe(b"not json").request);
+    }
+}
