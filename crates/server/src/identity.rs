@@ -95,6 +95,30 @@ impl Principal {
     /// The principal a server-side layer attached to a request: directly in the MCP
     /// request's extensions, or in the extensions of the HTTP request rmcp copied there.
     /// Never read from anything the client sent.
+    ///
+    /// Your authentication middleware inserts the `Principal` into the HTTP request's
+    /// extensions once the credentials are verified; rmcp's Streamable HTTP server puts
+    /// the request's `http::request::Parts` into the MCP request's extensions, where
+    /// this finds it:
+    ///
+    /// ```
+    /// use mcp_elicit_server::Principal;
+    /// use rmcp::model::Extensions;
+    ///
+    /// // In the middleware, after the bearer token was validated:
+    /// let mut request = http::Request::new(());
+    /// let user = Principal::authenticated("https://auth.example.com", "user-42");
+    /// request.extensions_mut().insert(user.clone());
+    ///
+    /// // What rmcp does with the HTTP request, and what the registry reads:
+    /// let (parts, ()) = request.into_parts();
+    /// let mut extensions = Extensions::new();
+    /// extensions.insert(parts);
+    /// assert_eq!(Principal::from_extensions(&extensions), Some(user));
+    ///
+    /// // Nothing attached: no principal (never one made up from what the client sent).
+    /// assert_eq!(Principal::from_extensions(&Extensions::new()), None);
+    /// ```
     pub fn from_extensions(extensions: &Extensions) -> Option<Principal> {
         if let Some(p) = extensions.get::<Principal>() {
             return Some(p.clone());

@@ -37,6 +37,16 @@ impl Revision {
     }
 
     /// The revision of a protocol version (`None`: the oldest behaviour).
+    ///
+    /// ```
+    /// use mcp_elicit_server::Revision;
+    /// use rmcp::model::ProtocolVersion;
+    ///
+    /// let of = |v: ProtocolVersion| Revision::of_version(Some(&v));
+    /// assert_eq!(of(ProtocolVersion::V_2026_07_28), Revision::Rounds);
+    /// assert_eq!(of(ProtocolVersion::V_2025_11_25), Revision::Requests);
+    /// assert_eq!(Revision::of_version(None), Revision::Requests);
+    /// ```
     pub fn of_version(version: Option<&ProtocolVersion>) -> Revision {
         match version {
             Some(v) if v.as_str() >= ProtocolVersion::V_2026_07_28.as_str() => Revision::Rounds,

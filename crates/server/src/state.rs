@@ -44,6 +44,31 @@ const DOMAIN: &str = "mcp-elicit/request-state/v1";
 /// node is opened on whichever node gets the retry. Rotate in two steps: add the new
 /// key as an accepted key everywhere, then make it the signing key (keeping the old one
 /// until the states it sealed have expired, at most the longest round timeout).
+///
+/// ```
+/// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy, StateKeys};
+///
+/// // A key file during a rotation: `2026-12` signs, `2026-06` is still accepted.
+/// // (Generate real keys with e.g. `openssl rand -hex 32`; keep the file secret.)
+/// let file = "\
+/// ## state keys
+/// 2026-12 8a1f0c3e5b7d9f2a4c6e8b0d1f3a5c7e9b2d4f6a8c0e1b3d5f7a9c2e4b6d8f0a
+/// 2026-06 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff
+/// ";
+/// let keys = StateKeys::parse(file)?;
+/// assert_eq!(keys.signing_id(), "2026-12");
+/// assert_eq!(keys.ids(), ["2026-12", "2026-06"]);
+///
+/// // Errors name the line, never the key.
+/// let short = StateKeys::parse("k1 abcd").unwrap_err();
+/// assert!(short.to_string().contains("line 1"));
+/// assert!(!short.to_string().contains("abcd"));
+///
+/// // The same ring on every node:
+/// let config = ElicitationConfig::new(IdentityPolicy::Authenticated).with_state_keys(keys);
+/// # let _ = config;
+/// # Ok::<(), mcp_elicit_server::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct StateKeys {
     codec: Arc<RequestStateCodec>,

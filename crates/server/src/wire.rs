@@ -125,6 +125,25 @@ impl<T: Transport<RoleServer>> Transport<RoleServer> for EdgeTransport<T> {
 
 /// `read`/`write` (stdin/stdout, a pipe) as a server transport with rounds sent
 /// exactly: `handler.serve(edge_rw(stdin, stdout))`.
+///
+/// A stdio server (the handler behind [`Edge`](crate::Edge), as every handler):
+///
+/// ```no_run
+/// use mcp_elicit_server::Edge;
+/// use mcp_elicit_server::wire::edge_rw;
+/// use rmcp::{ServerHandler, ServiceExt};
+///
+/// struct MyServer; // your handler, with its tools
+/// impl ServerHandler for MyServer {}
+///
+/// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+/// let running = Edge::new(MyServer)
+///     .serve(edge_rw(tokio::io::stdin(), tokio::io::stdout()))
+///     .await?;
+/// running.waiting().await?;
+/// # Ok(())
+/// # }
+/// ```
 pub fn edge_rw<R, W>(read: R, write: W) -> EdgeTransport<AsyncRwTransport<RoleServer, R, W>>
 where
     R: tokio::io::AsyncRead + Send + Unpin + 'static,
@@ -139,6 +158,33 @@ const MAX_JSON_BODY: usize = 4 * 1024 * 1024;
 
 /// Axum middleware for the MCP endpoint (`axum::middleware::from_fn(exact_rounds_http)`):
 /// rounds in JSON bodies and SSE events go out with their exact requests.
+///
+/// Layer it over the route of your `StreamableHttpService`:
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use mcp_elicit_server::Edge;
+/// use mcp_elicit_server::wire::exact_rounds_http;
+/// use rmcp::ServerHandler;
+/// use rmcp::transport::StreamableHttpService;
+/// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+///
+/// #[derive(Clone)]
+/// struct MyServer; // your handler, with its tools
+/// impl ServerHandler for MyServer {}
+///
+/// let mcp = StreamableHttpService::new(
+///     || Ok(Edge::new(MyServer)),
+///     Arc::new(LocalSessionManager::default()),
+///     Default::default(),
+/// );
+/// let app: axum::Router = axum::Router::new()
+///     .nest_service("/mcp", mcp)
+///     .layer(axum::middleware::from_fn(exact_rounds_http));
+/// // axum::serve(listener, app) (axum's `http1` and `tokio` features)
+/// # let _ = app;
+/// ```
 pub async fn exact_rounds_http(request: Request, next: Next) -> Response {
     let response = next.run(request).await;
     let kind = response
