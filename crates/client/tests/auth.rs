@@ -323,3 +323,100 @@ async fn a_declined_sign_in_leaves_nothing_behind() {
     assert!(!format!("{prompt:?}").contains("state="));
     assert!(fake.seen().token.is_empty());
 }
+
+fn client_for(
+    fake: &Fake,
+    store: &MemoryTokenStore,
+) -> (
+    ElicitationClient<ScriptedUi, ManualOpen>,
+    Arc<Authorizer>,
+    ServerTarget,
+) {
+    let authorizer = Arc::new(
+        Authorizer::new(
+            &fake.mcp(),
+            AuthConfig::new("auth-test"),
+            Arc::new(store.clone()),
+            Arc::new(HeadlessRedirect::new(REDIRECT)),
+        )
+        .unwrap(),
+    );
+    let client = ElicitationClient::new(
+        ScriptedUi::new(
+            Capability::FORM,
+            FormPolicy::AcceptDefaults,
+            UrlPolicy::Never,
+        ),
+        ManualOpen,
+        Config::default()
+            .with_protocol(ProtocolChoice::V2025_11_25)
+            .with_authorizer(authorizer.clone()),
+    );
+    (client, authorizer, fake.mcp().parse().unwrap())
+}
+
+#[tokio::test]
+async fn an_expiring_token_is_refreshed_without_a_new_sign_in() {
+    let fake = auth_server::start(Knobs {
+        offline: true,
+        expires_in: Some(2),
+        ..Knobs::default()
+    })
+    .await;
+    let store = MemoryTokenStore::default();
+    let (client, _auth, target) = client_for(&fake, &store);
+    let connection = client.clone().connect(&target).await.unwrap();
+    connection.peer().list_all_tools().await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(2500)).await;
+    connection.peer().list_all_tools().await.unwrap();
+    let _ = connection.cancel().await;
+    let seen = fake.seen();
+    assert_eq!(seen.authorize.len(), 1, "no second sign-in");
+    assert_eq!(seen.token.len(), 2);
+    let refresh = &seen.token[1];
+    assert_eq!(
+        query_param(refresh, "grant_type").as_deref(),
+        Some("refresh_token")
+    );
+    assert_eq!(
+        query_param(refresh, "refresh_token").as_deref(),
+        Some("secret-refresh-1")
+    );
+    assert_eq!(
+        seen.bearer.last().map(String::as_str),
+        Some("Bearer secret-token-2")
+    );
+    // The refreshed token replaced the stored one.
+    let stored = store.load(&fake.mcp()).unwrap().expect("stored");
+    let token = stored.token_response.expect("token");
+    assert_eq!(
+        oauth2::TokenResponse::access_token(&token).secret(),
+        "secret-token-2"
+    );
+}
+
+#[tokio::test]
+async fn a_stored_sign_in_is_used_by_the_next_run_without_signing_in() {
+    let fake = auth_server::start(Knobs::default()).await;
+    let store = MemoryTokenStore::default();
+    let (client, _auth, target) = client_for(&fake, &store);
+    let connection = client.connect(&target).await.unwrap();
+    let _ = connection.cancel().await;
+    assert_eq!(fake.seen().authorize.len(), 1);
+
+    // A new process: a new client and authorizer on the same store.
+    let (client, _auth, target) = client_for(&fake, &store);
+    let connection = client.connect(&target).await.unwrap();
+    connection.peer().list_all_tools().await.unwrap();
+    let _ = connection.cancel().await;
+    let seen = fake.seen();
+    assert_eq!(seen.authorize.len(), 1, "signed in again");
+    assert!(seen.bearer.iter().all(|b| b == "Bearer secret-token-1"));
+}
+
+#[test]
+fn the_pre_registered_secret_is_not_in_debug() {
+    let config = AuthConfig::new("x").with_preregistered("id-1", Some("hunter2".into()));
+    let text = format!("{config:?}");
+    assert!(text.contains("id-1") && !text.contains("hunter2"), "{text}");
+}

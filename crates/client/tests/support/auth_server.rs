@@ -37,6 +37,8 @@ pub(crate) struct Knobs {
     pub offline: bool,
     /// Advertise these `scopes_supported` in the protected resource metadata.
     pub prm_scopes: Option<Vec<String>>,
+    /// `expires_in` of issued tokens (default 3600).
+    pub expires_in: Option<u64>,
 }
 
 /// What the client did.
@@ -215,7 +217,7 @@ async fn token(State(s): State<Shared>, body: String) -> Response {
     let mut answer = json!({
         "access_token": format!("secret-token-{n}"),
         "token_type": "Bearer",
-        "expires_in": 3600,
+        "expires_in": s.knobs.expires_in.unwrap_or(3600),
     });
     if s.knobs.offline {
         answer["refresh_token"] = json!(format!("secret-refresh-{n}"));
