@@ -72,9 +72,21 @@ async fn raw_http(
     path: &str,
     extra: &str,
 ) -> (u16, String) {
+    raw_http_body(addr, method, path, extra, "").await
+}
+
+/// [`raw_http`] with a body (give its `Content-Type` in `extra`).
+async fn raw_http_body(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    extra: &str,
+    body: &str,
+) -> (u16, String) {
     let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
     let request = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}Content-Length: 0\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
     );
     stream.write_all(request.as_bytes()).await.expect("write");
     let mut response = String::new();
@@ -90,15 +102,44 @@ async fn raw_http(
     (status, response)
 }
 
-/// Posts the demo's completion page for `id` (what the user's browser does).
-async fn post_complete(addr: std::net::SocketAddr, id: &str) -> (u16, String) {
-    raw_http(
+/// The CSRF token in the form of the demo page for `id` (what the browser shows).
+async fn page_token(addr: std::net::SocketAddr, id: &str) -> String {
+    let (status, page) = raw_http(
         addr,
-        "POST",
+        "GET",
         &format!("/demo/complete?elicitationId={id}"),
         "",
     )
+    .await;
+    assert_eq!(status, 200, "{page}");
+    hidden_csrf(&page).unwrap_or_else(|| panic!("no CSRF token in the page: {page}"))
+}
+
+/// The value of the page's hidden `csrf` input.
+fn hidden_csrf(page: &str) -> Option<String> {
+    let at = page.find("name=\"csrf\" value=\"")? + "name=\"csrf\" value=\"".len();
+    let end = page[at..].find('"')?;
+    Some(page[at..at + end].to_owned())
+}
+
+/// Posts the demo page's form for `id` with `token` (at `path`, the page's own address
+/// by default) as the user's browser does.
+async fn post_form(addr: std::net::SocketAddr, path: &str, token: &str) -> (u16, String) {
+    raw_http_body(
+        addr,
+        "POST",
+        path,
+        &format!("Origin: http://{addr}\r\nContent-Type: application/x-www-form-urlencoded\r\n"),
+        &format!("csrf={token}"),
+    )
     .await
+}
+
+/// Opens the demo's completion page for `id` and presses Finish (what the user's
+/// browser does).
+async fn post_complete(addr: std::net::SocketAddr, id: &str) -> (u16, String) {
+    let token = page_token(addr, id).await;
+    post_form(addr, &format!("/demo/complete?elicitationId={id}"), &token).await
 }
 
 /// Calls `demo_url`, which the client accepts; returns the id in the URL it was sent.
@@ -192,13 +233,15 @@ async fn connect_demo_answers_32042_until_completed_and_notifies_only_the_origin
     .await;
     assert_eq!(status, 403);
 
-    let (status, page) = post_complete(addr, &id).await;
+    let token = page_token(addr, &id).await;
+    let path = format!("/demo/complete?elicitationId={id}");
+    let (status, page) = post_form(addr, &path, &token).await;
     assert_eq!(status, 200, "{page}");
     let note = next_note(&mut a_notes).await;
     assert_eq!(note, json!({"elicitationId": id}));
     // Only the client that got the elicitation hears about it, once.
     assert_silent(&mut b_notes, 500).await;
-    let (status, _) = post_complete(addr, &id).await;
+    let (status, _) = post_form(addr, &path, &token).await;
     assert_eq!(status, 404);
     assert_silent(&mut a_notes, 300).await;
 
@@ -219,6 +262,55 @@ async fn url_mode_consent_over_http_then_completion() {
     let note = next_note(&mut notes).await;
     assert_eq!(note["elicitationId"], id);
     assert_eq!(reference.hub().pending_count().await.expect("count"), 0);
+    a.cancel().await.expect("close");
+}
+
+/// Issue 14: `/demo/complete` took any same-origin post. A form post must carry the
+/// CSRF token of the page that shows the button: a forged post without it, with a made
+/// up one, or with the token of another elicitation's page is refused with 403 and
+/// finishes nothing; the real page's form works.
+#[tokio::test]
+async fn the_demo_page_post_needs_the_csrf_token_of_its_own_page() {
+    let (url, addr, reference, _stop) = start().await;
+    let (a, mut notes, seen) = connect(&url, json!({"elicitation": {"url": {}}})).await;
+    let id = consent_to_demo_url(&a, &seen).await;
+    let other = required_id(&a).await;
+    let path = format!("/demo/complete?elicitationId={id}");
+    let form =
+        format!("Origin: http://{addr}\r\nContent-Type: application/x-www-form-urlencoded\r\n");
+    let refused = |what: &'static str, extra: String, body: String| {
+        let path = path.clone();
+        async move {
+            let (status, page) = raw_http_body(addr, "POST", &path, &extra, &body).await;
+            assert_eq!(status, 403, "{what}: {page}");
+            assert!(
+                page.contains("security token is missing or wrong"),
+                "{what}: {page}"
+            );
+        }
+    };
+    refused("no Origin, no token", String::new(), String::new()).await;
+    refused("right Origin, no token", form.clone(), String::new()).await;
+    refused(
+        "right Origin, a made-up token",
+        form.clone(),
+        "csrf=rs2.random.AAAA".into(),
+    )
+    .await;
+    let other_token = page_token(addr, &other).await;
+    refused(
+        "right Origin, another page's token",
+        form.clone(),
+        format!("csrf={other_token}"),
+    )
+    .await;
+    assert_silent(&mut notes, 300).await;
+    assert_eq!(reference.hub().pending_count().await.expect("count"), 2);
+    // The page's own form: token from the page, posted back.
+    let (status, page) = post_complete(addr, &id).await;
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(next_note(&mut notes).await["elicitationId"], id);
+    assert_eq!(reference.hub().pending_count().await.expect("count"), 1);
     a.cancel().await.expect("close");
 }
 
@@ -406,7 +498,8 @@ async fn a_retry_the_moment_the_completion_arrives_finds_the_user_connected() {
     let (a, mut notes, _) = connect(&url, json!({"elicitation": {"url": {}}})).await;
     let id = required_id(&a).await;
     let path = format!("/demo/complete?elicitationId={id}");
-    let page = tokio::spawn(async move { raw_http(addr, "POST", &path, "").await });
+    let token = page_token(addr, &id).await;
+    let page = tokio::spawn(async move { post_form(addr, &path, &token).await });
     let note = next_note(&mut notes).await;
     assert_eq!(note, json!({"elicitationId": id}));
     // The client retries as soon as it is told: the outcome must already be recorded.
@@ -429,11 +522,11 @@ async fn finishing_the_sign_in_demo_does_not_connect_the_user() {
     // The connect demo still needs its own page, and a `purpose` the browser adds to the
     // page's address changes nothing: the purpose is read from the stored elicitation.
     let id = required_id(&a).await;
-    let (status, _) = raw_http(
+    let token = page_token(addr, &id).await;
+    let (status, _) = post_form(
         addr,
-        "POST",
         &format!("/demo/complete?elicitationId={id}&purpose=sign-in"),
-        "",
+        &token,
     )
     .await;
     assert_eq!(status, 200);

@@ -172,13 +172,23 @@ async fn url_demos_round_until_the_page_is_finished_and_never_answer_32042() {
         assert_eq!(r2["result"]["inputRequests"][key]["params"]["url"], url);
         // The user finishes the page (the demo page acts for the local user).
         let id = url.rsplit("elicitationId=").next().expect("id").to_owned();
+        let query = url.split_once('?').expect("query").1;
+        let (status, page) =
+            exchange(addr, &format!("GET /demo/complete?{query} HTTP/1.1"), "").await;
+        assert_eq!(status, 200, "{page}");
+        // The page's form carries its CSRF token.
+        let token = page
+            .split_once("name=\"csrf\" value=\"")
+            .and_then(|(_, rest)| rest.split_once('"'))
+            .map(|(t, _)| t.to_owned())
+            .unwrap_or_else(|| panic!("no CSRF token in the page: {page}"));
         let (status, page) = exchange(
             addr,
             &format!(
-                "POST /demo/complete?{} HTTP/1.1",
-                url.split_once('?').expect("query").1
+                "POST /demo/complete?{query} HTTP/1.1\r\n\
+                 Content-Type: application/x-www-form-urlencoded"
             ),
-            "",
+            &format!("csrf={token}"),
         )
         .await;
         assert_eq!(status, 200, "{page}");

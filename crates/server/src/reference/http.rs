@@ -11,7 +11,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{Query, State};
+use axum::extract::rejection::FormRejection;
+use axum::extract::{Form, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
@@ -26,6 +27,7 @@ use crate::config::ElicitationConfig;
 use crate::identity::{IdentityPolicy, Principal};
 
 mod conn;
+mod demo_token;
 mod limits;
 mod session_limits;
 #[cfg(feature = "tls")]
@@ -185,8 +187,7 @@ async fn serve_on<L>(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()>
 where
-    L: axum::serve::Listener,
-    L::Addr: std::fmt::Debug,
+    L: axum::serve::Listener<Addr = SocketAddr>,
 {
     let ct = CancellationToken::new();
     let sweeper = reference.spawn_sweeper(std::time::Duration::from_secs(60), ct.clone());
@@ -273,17 +274,30 @@ async fn demo_page(State(reference): State<Reference>, Query(q): Query<CompleteQ
         );
     };
     match reference.hub().get(&user, &id).await {
-        Ok(Some(pending)) => page(
-            StatusCode::OK,
-            "Finish the demo",
-            &format!(
-                "<p>{}</p><p>This stands for a real page (sign-in, payment, API key entry) that the MCP client \
-                 never sees.</p><form method=\"post\" action=\"{DEMO_COMPLETE_PATH}?elicitationId={}\">\
-                 <button type=\"submit\">Finish</button></form>",
-                escape(&pending.message),
-                escape(&id)
-            ),
-        ),
+        Ok(Some(pending)) => {
+            // The form carries this page's CSRF token: a post without it is refused.
+            let Some(token) = demo_token::issue(&reference, &user, &id) else {
+                return page(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "Try again",
+                    "<p>The page could not be prepared. Reload it.</p>",
+                );
+            };
+            page(
+                StatusCode::OK,
+                "Finish the demo",
+                &format!(
+                    "<p>{}</p><p>This stands for a real page (sign-in, payment, API key entry) that the MCP \
+                     client never sees.</p><form method=\"post\" action=\"{DEMO_COMPLETE_PATH}?elicitationId={}\">\
+                     <input type=\"hidden\" name=\"{}\" value=\"{}\">\
+                     <button type=\"submit\">Finish</button></form>",
+                    escape(&pending.message),
+                    escape(&id),
+                    demo_token::FIELD,
+                    escape(&token),
+                ),
+            )
+        }
         _ => page(
             StatusCode::NOT_FOUND,
             "Nothing to finish",
@@ -323,10 +337,18 @@ fn same_origin(public_base: &str, headers: &HeaderMap) -> bool {
     }
 }
 
+/// The demo page's form post.
+#[derive(Debug, Deserialize)]
+struct CompleteForm {
+    #[serde(default)]
+    csrf: String,
+}
+
 async fn demo_complete(
     State(reference): State<Reference>,
     headers: HeaderMap,
     Query(q): Query<CompleteQuery>,
+    form: Result<Form<CompleteForm>, FormRejection>,
 ) -> Response {
     if !same_origin(&reference.options().demo_base_url, &headers) {
         return page(
@@ -342,6 +364,23 @@ async fn demo_complete(
             "<p>This page needs an elicitationId.</p>",
         );
     };
+    // An unknown id says so (as its page does) before the token is looked at.
+    if !matches!(reference.hub().get(&user, &id).await, Ok(Some(_))) {
+        return page(
+            StatusCode::NOT_FOUND,
+            "Nothing to finish",
+            "<p>No pending elicitation with this id for you.</p>",
+        );
+    }
+    let token = form.map(|Form(f)| f.csrf).unwrap_or_default();
+    if !demo_token::verify(&reference, &user, &id, &token) {
+        return page(
+            StatusCode::FORBIDDEN,
+            "Refused",
+            "<p>This request did not come from the demo page: its security token is missing or \
+             wrong. Nothing was finished. Open the link again and press Finish on the page.</p>",
+        );
+    }
     match reference.complete_demo(&user, &id).await {
         Ok(notified) => page(
             StatusCode::OK,
