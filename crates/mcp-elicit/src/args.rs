@@ -19,6 +19,9 @@ pub(crate) enum Command {
     /// Analyse URLs the way a careful client does before URL-mode consent.
     #[command(subcommand)]
     Url(crate::cmd::url::UrlArgs),
+    /// The sign-ins to MCP servers kept between runs: list them, forget them.
+    #[command(subcommand)]
+    Auth(crate::cmd::auth::AuthArgs),
     /// Call a tool on an MCP server non-interactively, answering elicitations by policy.
     Call(crate::cmd::call::CallArgs),
     /// The client driven by the official MCP conformance harness.

@@ -2,6 +2,7 @@
 //! (`args`), then each subcommand module builds its runtime objects and runs.
 
 mod args;
+mod auth;
 mod cmd;
 
 use std::process::ExitCode;

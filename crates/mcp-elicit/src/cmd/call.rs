@@ -4,7 +4,12 @@
 //! mcp-elicit call SERVER TOOL [--args JSON] [--respond accept-defaults|decline|cancel|@ANSWERS.json]
 //!                 [--open-urls never|print|browser] [--modes form,url] [--timeout SECS]
 //!                 [--protocol 2025-11-25|2026-07-28] [--rate-limit off|BURST/SECONDS]
+//!                 [--sign-in [--browser system|none|PROGRAM]] [--token-file FILE]
+//!                 [--client-id ID [--client-secret-file F] [--client-credentials [--scope S]]]
 //! ```
+//!
+//! Servers that require sign-in (MCP authorization): see [`auth`]. A kept sign-in is used
+//! and refreshed; no browser opens unless `--sign-in`.
 //!
 //! SERVER is `http(s)://HOST[:PORT]/PATH` (Streamable HTTP) or `stdio:PROGRAM ARGS...`
 //! (a child process over stdio; the words are split with POSIX shell quoting rules, no
@@ -16,6 +21,8 @@
 //! An elicitation request this client refuses as the specification requires (-32602 for
 //! a mode it did not declare, or malformed params) is not a failure of the call: a notice
 //! goes to stderr, the server gets the error, and the exit status is the tool's outcome.
+
+mod auth;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -66,6 +73,8 @@ pub(crate) struct CallArgs {
     /// 2026-07-28 when the server offers it, else 2025-11-25.
     #[arg(long, value_name = "REVISION", default_value = "auto")]
     pub(crate) protocol: ProtocolChoice,
+    #[command(flatten)]
+    pub(crate) auth: auth::CallAuthArgs,
 }
 
 /// What `--open-urls` allows.
@@ -187,11 +196,14 @@ async fn call(args: CallArgs) -> Result<ExitCode, String> {
         OpenUrls::Browser => (UrlPolicy::Consent, CliOpener::Browser(SystemBrowser)),
     };
     let timeout = Duration::from_secs(args.timeout.max(1));
-    let config = Config::default()
+    let mut config = Config::default()
         .with_prompt_timeout(None)
         .with_completion_timeout(timeout.min(Duration::from_secs(30)))
         .with_rate_limit(args.rate_limit)
         .with_protocol(args.protocol);
+    if let Some(a) = auth::authorizer(&target, args.auth.parse()).await? {
+        config = config.with_authorizer(a);
+    }
     let client = ElicitationClient::new(ScriptedUi::new(modes, form, url_policy), opener, config);
 
     let work = async {

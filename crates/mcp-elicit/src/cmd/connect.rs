@@ -3,10 +3,16 @@
 //! screen, keyboard only.
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
+use mcp_elicit_client::auth::{AuthConfig, Authorizer, MemoryTokenStore, TokenStore};
 use mcp_elicit_client::{ProtocolChoice, ServerTarget};
 use mcp_elicit_core::message::Capability;
 use mcp_elicit_tui::host::{self, HostOptions};
+
+use crate::auth::store::TokenFileStore;
+use crate::auth::tokens::FileTokens;
+use crate::auth::ui::PersonSignIn;
 
 /// Arguments of `mcp-elicit connect`.
 #[derive(Debug, clap::Args)]
@@ -43,13 +49,39 @@ pub(crate) struct HostFlags {
 }
 
 impl HostFlags {
-    /// The host options these flags ask for, over `options`.
-    pub(crate) fn apply(&self, mut options: HostOptions) -> HostOptions {
+    /// The host options these flags ask for, over `options`, for `target`: an HTTP
+    /// server that requires sign-in gets the sign-in consent screen, then the browser
+    /// (`--browser`), with the sign-in kept between runs (`mcp-elicit auth`).
+    pub(crate) fn apply(&self, mut options: HostOptions, target: &ServerTarget) -> HostOptions {
         options.browser = host::BrowserChoice::parse(&self.browser);
         options.config = options
             .config
             .with_rate_limit(self.rate_limit)
             .with_protocol(self.protocol);
+        if let ServerTarget::Http { url } = target {
+            let (store, kept): (Arc<dyn TokenStore>, Option<String>) =
+                match TokenFileStore::default_location() {
+                    Ok(files) => {
+                        let t = FileTokens::new(files);
+                        let kept = t.describe();
+                        (Arc::new(t), Some(kept))
+                    }
+                    Err(e) => {
+                        eprintln!("mcp-elicit: sign-ins are not kept: {e}");
+                        (Arc::new(MemoryTokenStore::default()), None)
+                    }
+                };
+            let ui = PersonSignIn::new(options.browser.clone(), kept);
+            match Authorizer::new(
+                url.as_str(),
+                AuthConfig::new("mcp-elicit"),
+                store,
+                Arc::new(ui),
+            ) {
+                Ok(a) => options.config = options.config.with_authorizer(Arc::new(a)),
+                Err(e) => eprintln!("mcp-elicit: no sign-in for {url}: {e}"),
+            }
+        }
         options
     }
 }
@@ -71,10 +103,13 @@ pub(crate) fn run(args: ConnectArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let options = args.host.apply(HostOptions {
-        modes: args.modes(),
-        ..HostOptions::default()
-    });
+    let options = args.host.apply(
+        HostOptions {
+            modes: args.modes(),
+            ..HostOptions::default()
+        },
+        &target,
+    );
     let Some(runtime) = start("connect") else {
         return ExitCode::from(2);
     };

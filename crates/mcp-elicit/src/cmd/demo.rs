@@ -93,7 +93,7 @@ async fn demo(args: DemoArgs) -> Result<(), HostError> {
         let _ = tokio::io::AsyncReadExt::read_to_end(&mut tokio::io::stdin(), &mut sink).await;
         Ok(())
     } else {
-        host::run(&target, args.host.apply(HostOptions::default())).await
+        host::run(&target, args.host.apply(HostOptions::default(), &target)).await
     };
     let _ = stop_tx.send(());
     let _ = server.await;

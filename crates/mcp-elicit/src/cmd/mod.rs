@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub(crate) mod auth;
 pub(crate) mod call;
 pub(crate) mod conformance_client;
 pub(crate) mod connect;
@@ -15,6 +16,7 @@ use crate::args::Command;
 /// Runs one parsed command.
 pub(crate) fn run(command: Command) -> ExitCode {
     match command {
+        Command::Auth(a) => auth::run(a),
         Command::Schema(a) => schema::run(a),
         Command::Url(a) => url::run(a),
         Command::Call(a) => call::run(a),

@@ -36,6 +36,19 @@ impl BrowserChoice {
             p => Self::Program(PathBuf::from(p)),
         }
     }
+
+    /// Starts `url` in this browser, with the URL as the program's one argument and no
+    /// shell. `Err` says why not, in words. Blocking (it waits up to two seconds for a
+    /// launcher that fails at once).
+    ///
+    /// ```
+    /// use mcp_elicit_tui::host::BrowserChoice;
+    /// let e = BrowserChoice::None.launch("https://example.com/").unwrap_err();
+    /// assert!(e.contains("--browser none"));
+    /// ```
+    pub fn launch(&self, url: &str) -> Result<(), String> {
+        launch(self, url)
+    }
 }
 
 /// How long a launcher may take to fail before it counts as started.
