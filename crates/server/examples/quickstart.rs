@@ -53,11 +53,10 @@ fn text(s: impl Into<String>) -> CallToolResult {
 impl App {
     #[tool(description = "Books a table")]
     async fn book_table(&self, ctx: Ctx<RoleServer>, Extension(call): Extension<Call>) -> Reply {
-        let mut ask = match self.scope.ask(&ctx, &call).await {
-            Ok(ask) => ask,
-            Err(e) => return Err(e.into()),
+        let booked = async {
+            self.scope.ask(&ctx, &call).await?.form::<Booking>("booking", "Book a table").await
         };
-        respond(ask.form::<Booking>("booking", "Book a table").await.map(|booked| match booked {
+        respond(booked.await.map(|booked| match booked {
             FormOutcome::Accepted(b) => {
                 text(format!("Table for {} on {}, {:?}", b.party_size, b.date, b.seating))
             }

@@ -120,20 +120,25 @@ impl Drop for Running {
     }
 }
 
-/// Starts the quickstart on a free loopback port; returns it and its `/mcp` URL (the
-/// first line it prints).
+/// Starts the quickstart on a free loopback port; returns it and its `/mcp` URL.
 fn start_quickstart() -> (Running, String) {
-    let mut child = Command::new(examples::example("quickstart"))
+    start_http_example("quickstart")
+}
+
+/// Starts the HTTP example `name` on a free loopback port; returns it and its `/mcp` URL
+/// (the first line it prints).
+fn start_http_example(name: &str) -> (Running, String) {
+    let mut child = Command::new(examples::example(name))
         .arg("127.0.0.1:0")
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .expect("start the quickstart");
+        .expect("start the example");
     let stdout = child.stdout.take().expect("stdout");
     let running = Running(child);
     let mut line = String::new();
     std::io::BufRead::read_line(&mut std::io::BufReader::new(stdout), &mut line)
-        .expect("the quickstart prints its URL");
+        .expect("the example prints its URL");
     let url = line.trim().to_owned();
     assert!(
         url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
@@ -242,4 +247,84 @@ async fn quickstart_callback_refuses_unknown_ids() {
     );
     let (status, body) = http(&page, "POST").await;
     assert_eq!((status, body.as_str()), (200, "Nothing to link"));
+}
+
+/// The stdio example as a child process of our client, on both revisions.
+#[tokio::test]
+async fn stdio_server_on_both_revisions() {
+    for protocol in [ProtocolChoice::V2025_11_25, ProtocolChoice::V2026_07_28] {
+        let user = User::answering([submit(json!({"name": "Ada", "coming": true, "guests": 2}))]);
+        let client = client(&user, protocol);
+        let command = vec![examples::example("stdio").display().to_string()];
+        let conn = guard(client.clone().connect(&ServerTarget::Stdio { command }))
+            .await
+            .expect("spawn and connect");
+        let r = guard(client.call_tool(conn.peer(), CallToolRequestParams::new("rsvp")))
+            .await
+            .expect("call");
+        assert_eq!(text(&r), "Ada is coming with 2 guests", "{protocol:?}");
+        let schema = &user.forms()[0].raw_schema;
+        assert_eq!(schema["required"], json!(["name"]), "{schema}");
+        assert_eq!(schema["properties"]["guests"]["maximum"], 3, "{schema}");
+        let _ = guard(conn.cancel()).await;
+    }
+}
+
+/// The README opens with the quickstart, verbatim: the code a reader copies is the code
+/// built and run above.
+#[test]
+fn the_readme_opens_with_the_quickstart() {
+    let readme = include_str!("../README.md");
+    let first_block = readme
+        .split_once("```rust,ignore\n")
+        .and_then(|(before, rest)| (!before.contains("```")).then_some(rest))
+        .and_then(|rest| rest.split_once("```\n"))
+        .map(|(block, _)| block);
+    assert_eq!(
+        first_block,
+        Some(include_str!("../examples/quickstart.rs")),
+        "the first code block of crates/server/README.md must be examples/quickstart.rs"
+    );
+}
+
+/// The auth example: no valid bearer token, no MCP; with one, the form is bound to the
+/// user the middleware authenticated, on both revisions.
+#[tokio::test]
+async fn auth_middleware_puts_the_principal_into_the_request() {
+    use mcp_elicit_client::TransportIdentity;
+    use mcp_elicit_client::rmcp::transport::StreamableHttpClientTransport;
+    use mcp_elicit_client::rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+
+    let (_server, url) = start_http_example("auth");
+    assert_eq!(http(&url, "POST").await.0, 401, "no token");
+    let cases = [
+        (
+            "alice-token",
+            ProtocolChoice::V2025_11_25,
+            "report of alice sent",
+        ),
+        (
+            "bob-token",
+            ProtocolChoice::V2026_07_28,
+            "report of bob sent",
+        ),
+    ];
+    for (token, protocol, expected) in cases {
+        let user = User::answering([submit(json!({"send": true}))]);
+        let config = StreamableHttpClientTransportConfig::with_uri(url.clone()).auth_header(token);
+        let transport = StreamableHttpClientTransport::from_config(config);
+        let identity = TransportIdentity::Http {
+            origin: url.trim_end_matches("/mcp").to_owned(),
+            endpoint: url.clone(),
+        };
+        let client = client(&user, protocol);
+        let conn = guard(client.clone().serve_transport(transport, identity))
+            .await
+            .expect("connect with a token");
+        let r = guard(client.call_tool(conn.peer(), CallToolRequestParams::new("confirm")))
+            .await
+            .expect("call");
+        assert_eq!(text(&r), expected, "{protocol:?}");
+        let _ = guard(conn.cancel()).await;
+    }
 }
