@@ -457,19 +457,33 @@ fn demo_port(screen: &[String]) -> u16 {
         .expect("a port")
 }
 
-/// Finishes the demo page as a browser would: `POST /demo/complete?elicitationId=ID`.
+/// Finishes the demo page as a browser would: opens
+/// `/demo/complete?elicitationId=ID` and posts its form with the page's CSRF token.
 fn finish_demo_page(port: u16, id: &str) -> String {
     use std::io::{Read, Write};
-    let mut tcp = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
-    write!(
-        tcp,
+    let exchange = |request: String| {
+        let mut tcp = std::net::TcpStream::connect(("127.0.0.1", port)).expect("connect");
+        tcp.write_all(request.as_bytes()).expect("write");
+        let mut out = String::new();
+        let _ = tcp.read_to_string(&mut out);
+        out
+    };
+    let page = exchange(format!(
+        "GET /demo/complete?elicitationId={id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\
+         Connection: close\r\n\r\n"
+    ));
+    let token = page
+        .split_once("name=\"csrf\" value=\"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map(|(t, _)| t.to_owned())
+        .unwrap_or_else(|| panic!("no CSRF token in the demo page: {page}"));
+    let body = format!("csrf={token}");
+    exchange(format!(
         "POST /demo/complete?elicitationId={id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\
-         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-    )
-    .expect("write");
-    let mut out = String::new();
-    let _ = tcp.read_to_string(&mut out);
-    out
+         Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    ))
 }
 
 #[test]

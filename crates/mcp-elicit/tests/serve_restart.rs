@@ -89,13 +89,14 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-/// POSTs the demo page's form (what the user's browser does); returns status and body.
-async fn post(port: u16, path: &str) -> (u16, String) {
+/// One HTTP/1.1 exchange with the server; returns status and the whole response.
+async fn exchange(port: u16, method: &str, path: &str, extra: &str, body: &str) -> (u16, String) {
     let mut stream = tokio::net::TcpStream::connect(("127.0.0.1", port))
         .await
         .expect("connect");
     let request = format!(
-        "POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
     );
     stream.write_all(request.as_bytes()).await.expect("write");
     let mut response = String::new();
@@ -109,6 +110,26 @@ async fn post(port: u16, path: &str) -> (u16, String) {
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
     (status, response)
+}
+
+/// Opens the demo page at `path` and posts its form with the page's CSRF token (what
+/// the user's browser does); returns status and body. A page that is gone (404) is
+/// posted without a token, and answers 404 again.
+async fn post(port: u16, path: &str) -> (u16, String) {
+    let (_, page) = exchange(port, "GET", path, "", "").await;
+    let token = page
+        .split_once("name=\"csrf\" value=\"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map(|(t, _)| t.to_owned())
+        .unwrap_or_default();
+    exchange(
+        port,
+        "POST",
+        path,
+        "Content-Type: application/x-www-form-urlencoded\r\n",
+        &format!("csrf={token}"),
+    )
+    .await
 }
 
 fn text(result: &rmcp::model::CallToolResult) -> String {
