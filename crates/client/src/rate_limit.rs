@@ -134,6 +134,45 @@ struct Bucket {
 }
 
 /// A token bucket for one server connection.
+///
+/// A flood is cut after the burst, a wizard answered step by step is not:
+///
+/// ```
+/// use std::sync::{Arc, Mutex};
+/// use std::time::Duration;
+///
+/// use mcp_elicit_client::rate_limit::{Admission, Clock, RateLimit, RateLimiter};
+/// use tokio::time::Instant;
+///
+/// // A clock the example moves by hand (TokioClock with `tokio::time::pause` in tests).
+/// #[derive(Clone)]
+/// struct Manual(Arc<Mutex<Instant>>);
+/// impl Clock for Manual {
+///     fn now(&self) -> Instant {
+///         *self.0.lock().unwrap()
+///     }
+/// }
+/// let clock = Manual(Arc::new(Mutex::new(Instant::now())));
+/// let policy = RateLimit::parse("2/10")?; // two at once, then one more every 10 s
+///
+/// // Three requests at once, none answered yet: the third is refused, the user told once.
+/// let flood = RateLimiter::new(policy, clock.clone());
+/// let (a, b, c, d) = (flood.arrive(), flood.arrive(), flood.arrive(), flood.arrive());
+/// assert_eq!(a.admission(), Admission::Allowed);
+/// assert_eq!(b.admission(), Admission::Allowed);
+/// assert_eq!(c.admission(), Admission::RefusedNotify);
+/// assert_eq!(d.admission(), Admission::RefusedSilently);
+///
+/// // Ten steps, each read and answered before the next arrives: all shown.
+/// let wizard = RateLimiter::new(policy, clock.clone());
+/// for _ in 0..10 {
+///     let step = wizard.arrive();
+///     assert_eq!(step.admission(), Admission::Allowed);
+///     *clock.0.lock().unwrap() += Duration::from_secs(2); // the user reads, then answers
+///     step.answered(true);
+/// }
+/// # Ok::<(), String>(())
+/// ```
 #[derive(Debug)]
 pub struct RateLimiter<C: Clock = TokioClock> {
     policy: RateLimit,

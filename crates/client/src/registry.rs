@@ -58,6 +58,30 @@ struct Inner {
 }
 
 /// The URL elicitations of one connection.
+///
+/// Register an id when the server sends it, before showing the URL; feed every
+/// `notifications/elicitation/complete` to [`complete`](Self::complete):
+///
+/// ```
+/// use mcp_elicit_client::registry::{CompleteOutcome, CompletionRegistry, WaitError};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let registry = CompletionRegistry::default();
+/// let mut waiter = registry.register("el-1"); // the server sent `el-1`
+///
+/// // Only ids this connection was given complete, and only once.
+/// assert_eq!(registry.complete("el-2"), CompleteOutcome::UnknownId);
+/// assert_eq!(registry.complete("el-1"), CompleteOutcome::Completed);
+/// assert_eq!(registry.complete("el-1"), CompleteOutcome::AlreadyCompleted);
+/// assert_eq!(waiter.wait().await, Ok(()));
+///
+/// // A connection that closes ends every wait: nothing hangs.
+/// let mut pending = registry.register("el-3");
+/// registry.close();
+/// assert_eq!(pending.wait().await, Err(WaitError::Disconnected));
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct CompletionRegistry {
     inner: Arc<Mutex<Inner>>,
