@@ -420,3 +420,27 @@ fn the_pre_registered_secret_is_not_in_debug() {
     let text = format!("{config:?}");
     assert!(text.contains("id-1") && !text.contains("hunter2"), "{text}");
 }
+
+#[tokio::test]
+async fn client_credentials_sign_in_without_a_user() {
+    let config = AuthConfig::new("auth-test").with_client_credentials(
+        "m2m-client",
+        "m2m-secret",
+        vec!["mcp".into()],
+    );
+    // A redirect URI that would be refused: the user side must never be reached.
+    let run = run_with(Knobs::default(), config, "https://example.com/never").await;
+    assert_eq!(run.outcome, Ok(0));
+    let seen = run.fake.seen();
+    assert!(seen.authorize.is_empty() && seen.register.is_empty());
+    assert_eq!(seen.token.len(), 1);
+    let t = &seen.token[0];
+    assert_eq!(
+        query_param(t, "grant_type").as_deref(),
+        Some("client_credentials")
+    );
+    assert_eq!(query_param(t, "resource"), Some(run.fake.mcp()));
+    assert_eq!(query_param(t, "scope").as_deref(), Some("mcp"));
+    assert!(seen.bearer.iter().all(|b| b == "Bearer secret-token-1"));
+    assert_eq!(run.store.resources(), vec![run.fake.mcp()]);
+}

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::transport::auth::{
     AuthError as RmcpAuthError, AuthorizationCallback, AuthorizationManager, AuthorizationRequest,
-    AuthorizationSession, ScopeUpgradeConfig, WWWAuthenticateParams,
+    AuthorizationSession, ClientCredentialsConfig, ScopeUpgradeConfig, WWWAuthenticateParams,
 };
 use url::Url;
 
@@ -78,7 +78,7 @@ impl Authorizer {
                 AuthErrorKind::Config("authorization needs an http(s) server URL".into()),
             ));
         }
-        let resource = canonical_resource(&base);
+        let resource = canonical(&base);
         Ok(Self {
             server: server_url.to_owned(),
             base,
@@ -211,6 +211,12 @@ impl Authorizer {
 
         let keyed = Keyed::new(self.store.clone(), self.resource.clone(), false);
         manager.set_credential_store(keyed.clone());
+        if let Some(token) = self.client_credentials(&mut manager, &keyed).await? {
+            state.manager = Some(manager);
+            state.redirect_uri = None;
+            state.issuer = issuer;
+            return Ok(token);
+        }
         let redirect_uri = self.ui.redirect_uri().await.map_err(|e| self.ui_error(e))?;
         let redirect =
             loopback_redirect(&redirect_uri).map_err(|m| self.error(AuthErrorKind::Redirect(m)))?;
@@ -261,6 +267,40 @@ impl Authorizer {
         state.redirect_uri = Some(redirect_uri);
         state.issuer = issuer;
         Ok(oauth2::TokenResponse::access_token(&token).secret().clone())
+    }
+
+    /// Machine-to-machine: the `client_credentials` grant, when configured.
+    async fn client_credentials(
+        &self,
+        manager: &mut AuthorizationManager,
+        keyed: &Keyed,
+    ) -> Result<Option<String>, AuthError> {
+        let (Some(scopes), Some(client_id), Some(client_secret)) = (
+            &self.config.client_credentials_scopes,
+            &self.config.client_id,
+            &self.config.client_secret,
+        ) else {
+            return Ok(None);
+        };
+        let grant = ClientCredentialsConfig::ClientSecret {
+            client_id: client_id.clone(),
+            client_secret: client_secret.clone(),
+            scopes: scopes.clone(),
+            resource: Some(self.resource.clone()),
+        };
+        manager
+            .configure_client_credentials(&grant)
+            .map_err(|e| self.rmcp_error(&e))?;
+        let token = manager
+            .exchange_client_credentials(&grant)
+            .await
+            .map_err(|e| self.error(AuthErrorKind::Token(e.to_string())))?;
+        keyed
+            .commit()
+            .map_err(|e| self.error(AuthErrorKind::Store(e.0)))?;
+        Ok(Some(
+            oauth2::TokenResponse::access_token(&token).secret().clone(),
+        ))
     }
 
     async fn try_refresh(
@@ -409,9 +449,20 @@ impl AuthorizationManagerFuture {
     }
 }
 
-/// The canonical server URI (MCP authorization, "Canonical Server URI"): lowercase scheme
-/// and host, no fragment, no query.
-fn canonical_resource(url: &Url) -> String {
+/// The canonical URI of the MCP server at `server_url` (the [`TokenStore`] key), as
+/// [`Authorizer::resource`] computes it: lowercase scheme and host, no default port, no
+/// query, no fragment, no `/` after a bare host.
+///
+/// ```
+/// use mcp_elicit_client::auth::canonical_resource;
+/// assert_eq!(canonical_resource("HTTPS://Mcp.Example.com:443/mcp#x").as_deref(), Some("https://mcp.example.com/mcp"));
+/// assert_eq!(canonical_resource("not a url"), None);
+/// ```
+pub fn canonical_resource(server_url: &str) -> Option<String> {
+    Url::parse(server_url).ok().map(|u| canonical(&u))
+}
+
+fn canonical(url: &Url) -> String {
     let mut url = url.clone();
     url.set_fragment(None);
     url.set_query(None);
@@ -443,9 +494,9 @@ mod tests {
     #[test]
     fn canonical_resource_drops_fragment_query_and_root_slash() {
         let u = Url::parse("HTTPS://MCP.Example.com/mcp?x=1#f").unwrap();
-        assert_eq!(canonical_resource(&u), "https://mcp.example.com/mcp");
+        assert_eq!(canonical(&u), "https://mcp.example.com/mcp");
         let u = Url::parse("https://mcp.example.com/").unwrap();
-        assert_eq!(canonical_resource(&u), "https://mcp.example.com");
+        assert_eq!(canonical(&u), "https://mcp.example.com");
     }
 
     #[test]

@@ -58,11 +58,20 @@ mod error;
 mod store;
 mod ui;
 
-pub use authorizer::Authorizer;
+pub use authorizer::{Authorizer, canonical_resource};
 pub use error::{AuthError, AuthErrorKind};
 pub use rmcp::transport::auth::StoredCredentials;
 pub use store::{MemoryTokenStore, TokenStore, TokenStoreError};
 pub use ui::{AuthUiError, AuthorizationPrompt, AuthorizationUi, HeadlessRedirect};
+
+/// A `tracing` filter directive that keeps rmcp's authorization engine at `info`: at
+/// `debug` it logs the authorization code and the token response's extra fields (an
+/// OpenID `id_token`, for one). Hosts that take `RUST_LOG` should add it last.
+///
+/// ```
+/// assert_eq!(mcp_elicit_client::auth::QUIET_AUTH_LOGS, "rmcp::transport::auth=info");
+/// ```
+pub const QUIET_AUTH_LOGS: &str = "rmcp::transport::auth=info";
 
 /// How the client registers and how far it goes.
 #[derive(Clone)]
@@ -82,6 +91,10 @@ pub struct AuthConfig {
     pub max_step_ups: u32,
     /// Let discovered metadata point to private (not loopback) addresses.
     pub allow_private_addresses: bool,
+    /// Machine-to-machine: with `Some(scopes)`, a 401 is answered with the
+    /// `client_credentials` grant of the pre-registered client ([`Self::client_id`],
+    /// [`Self::client_secret`]), with `resource`; no user, no UI.
+    pub client_credentials_scopes: Option<Vec<String>>,
 }
 
 impl std::fmt::Debug for AuthConfig {
@@ -96,6 +109,7 @@ impl std::fmt::Debug for AuthConfig {
             )
             .field("max_step_ups", &self.max_step_ups)
             .field("allow_private_addresses", &self.allow_private_addresses)
+            .field("client_credentials_scopes", &self.client_credentials_scopes)
             .finish()
     }
 }
@@ -116,7 +130,22 @@ impl AuthConfig {
             client_secret: None,
             max_step_ups: 2,
             allow_private_addresses: false,
+            client_credentials_scopes: None,
         }
+    }
+
+    /// Machine-to-machine sign-in: the `client_credentials` grant with this client,
+    /// asking for `scopes` (may be empty).
+    pub fn with_client_credentials(
+        mut self,
+        client_id: impl Into<String>,
+        client_secret: impl Into<String>,
+        scopes: Vec<String>,
+    ) -> Self {
+        self.client_id = Some(client_id.into());
+        self.client_secret = Some(client_secret.into());
+        self.client_credentials_scopes = Some(scopes);
+        self
     }
 
     /// Sets the Client ID Metadata Document URL.

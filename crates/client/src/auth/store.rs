@@ -154,6 +154,10 @@ impl CredentialStore for Keyed {
     }
 
     async fn save(&self, credentials: StoredCredentials) -> Result<(), RmcpAuthError> {
+        // Only sign-ins with a token are kept (never a bare registration).
+        if credentials.token_response.is_none() {
+            return Ok(());
+        }
         {
             let mut state = self.lock();
             if !state.committed {
@@ -169,5 +173,13 @@ impl CredentialStore for Keyed {
     async fn clear(&self) -> Result<(), RmcpAuthError> {
         self.lock().pending = None;
         self.store.remove(&self.resource).map_err(store_error)
+    }
+
+    /// The authorization server said the refresh token is no good: forget the sign-in.
+    async fn on_refresh_token_rejected(
+        &self,
+        _credentials: &StoredCredentials,
+    ) -> Result<(), RmcpAuthError> {
+        self.clear().await
     }
 }
