@@ -9,7 +9,29 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A server to connect to.
+/// A server to connect to, parsed from its written form.
+///
+/// ```
+/// use mcp_elicit_client::target::ServerTarget;
+///
+/// let stdio: ServerTarget = "stdio:python3 -m 'my server' --verbose".parse()?;
+/// assert_eq!(
+///     stdio,
+///     ServerTarget::Stdio {
+///         command: vec!["python3".into(), "-m".into(), "my server".into(), "--verbose".into()]
+///     }
+/// );
+/// // No shell runs: `$HOME` stays as written.
+/// let plain: ServerTarget = "stdio:server $HOME".parse()?;
+/// assert_eq!(plain.to_string(), "stdio:server '$HOME'");
+///
+/// let http: ServerTarget = "http://127.0.0.1:8080/mcp".parse()?;
+/// assert!(matches!(http, ServerTarget::Http { .. }));
+///
+/// let err = "ftp://example.com/".parse::<ServerTarget>().unwrap_err();
+/// assert!(err.to_string().contains("unsupported scheme"));
+/// # Ok::<(), mcp_elicit_client::target::TargetError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ServerTarget {
     /// A child process over stdio.

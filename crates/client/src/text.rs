@@ -18,6 +18,17 @@ use serde::Serialize;
 
 /// Untrusted text with terminal control and bidirectional control characters replaced
 /// by U+FFFD. Render it verbatim as plain text; never linkify it.
+///
+/// ```
+/// use mcp_elicit_client::text::PlainText;
+///
+/// // An escape sequence that would clear the screen, and a right-to-left override.
+/// let shown = PlainText::from_untrusted("Hi\u{1b}[2J there \u{202e}moc.elpmaxe\nline 2");
+/// assert_eq!(shown.as_str(), "Hi\u{fffd}[2J there \u{fffd}moc.elpmaxe\nline 2");
+/// assert!(shown.was_altered()); // tell the user the server sent such characters
+///
+/// assert!(!PlainText::from_untrusted("Which day?\tfrom 1 to 31").was_altered());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(transparent)]
 pub struct PlainText(String);
