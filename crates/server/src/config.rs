@@ -12,7 +12,37 @@ use crate::state::StateKeys;
 /// rmcp's default idle timeout of a Streamable HTTP session.
 const DEFAULT_SESSION_IDLE_TIMEOUT: Duration = Duration::from_secs(5 * 60);
 
+/// The default of [`ElicitationConfig::sweep_interval`].
+const DEFAULT_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
+
 /// Settings of the elicitation API.
+///
+/// Every default, as [`ElicitationConfig::new`] sets it:
+///
+/// | setting | default |
+/// |---|---|
+/// | [`form_timeout`](ElicitationConfig::form_timeout) | 10 minutes |
+/// | [`url_consent_timeout`](ElicitationConfig::url_consent_timeout) | 10 minutes |
+/// | [`url_ttl`](ElicitationConfig::url_ttl) | 1 hour |
+/// | [`max_attempts`](ElicitationConfig::max_attempts) | 2 (one re-ask naming the rule that failed) |
+/// | [`allow_loopback_http`](ElicitationConfig::allow_loopback_http) | true |
+/// | [`reviewed_not_secret`](ElicitationConfig::reviewed_not_secret) | none |
+/// | [`max_pending_per_user`](ElicitationConfig::max_pending_per_user) | 32 (expired ones never count) |
+/// | [`session_idle_timeout`](ElicitationConfig::session_idle_timeout) | 5 minutes (rmcp's), raised to [`session_keep_alive`](ElicitationConfig::session_keep_alive) = 10 minutes 1 second |
+/// | [`sweep_interval`](ElicitationConfig::sweep_interval) | 60 seconds, on insert |
+/// | [`state_keys`](ElicitationConfig::state_keys) | a random key per process |
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy, Principal};
+///
+/// let config = ElicitationConfig::new(IdentityPolicy::LocalUser(Principal::local_user("alice")))
+///     .with_timeout(Duration::from_secs(120))
+///     .with_max_pending_per_user(4)
+///     .with_max_attempts(1); // no re-ask
+/// assert_eq!(config.max_attempts, 1);
+/// assert_eq!(config.sweep_interval, Some(Duration::from_secs(60)));
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ElicitationConfig {
@@ -25,8 +55,11 @@ pub struct ElicitationConfig {
     /// How long a URL-mode elicitation stays pending waiting for its out-of-band
     /// completion (default 1 hour); swept afterwards.
     pub url_ttl: Duration,
-    /// How many times a form is asked when the answer breaks the schema (default 1: no
-    /// re-ask). Each re-ask repeats the message followed by the violations.
+    /// How many times a form is asked when the answer breaks the schema (default 2: the
+    /// user is asked once more; 1 turns re-asking off). Each re-ask repeats the message
+    /// followed by every rule the answer broke (a client may not show a `pattern`, say,
+    /// so the user cannot know it until told); on 2026-07-28 the re-ask is a new round.
+    /// After the last attempt the answer is an [`ErrorKind::InvalidContent`] error.
     pub max_attempts: u32,
     /// Whether URL-mode URLs may be plain `http` on loopback hosts (default true, for
     /// development); everything else must be `https`.
@@ -35,12 +68,22 @@ pub struct ElicitationConfig {
     /// flags them (each with its reason; see [`mcp_elicit_core::danger`]).
     pub reviewed_not_secret: ReviewedNotSecret,
     /// How many elicitations one user may have pending at once (default 32); more are
-    /// refused with [`ErrorKind::TooManyPending`].
+    /// refused with [`ErrorKind::TooManyPending`]. Records past their expiry never count,
+    /// whether or not a sweep has removed them yet.
     pub max_pending_per_user: usize,
     /// How long a client session may stay idle before it is closed (default 5 minutes,
     /// rmcp's default); raised by [`ElicitationConfig::session_keep_alive`] to cover the
-    /// longest wait for the user.
+    /// longest wait for the user. [`Elicitations::router`](crate::Elicitations::router)
+    /// and [`session_manager`](crate::session_manager) apply it.
     pub session_idle_timeout: Duration,
+    /// How often expired elicitations are swept from the store (default 60 seconds).
+    /// Sweeping is on by default and needs no task of its own: the registry sweeps when
+    /// an elicitation is stored, at most once per interval, so state only grows with new
+    /// elicitations and each new one clears what expired before it. `None` turns the
+    /// automatic sweep off (call [`Elicitations::sweep`](crate::Elicitations::sweep)
+    /// yourself). Expired records are refused on access and never counted in a quota
+    /// either way.
+    pub sweep_interval: Option<Duration>,
     /// The keys that seal 2026-07-28 `requestState` (default: none configured, and a
     /// random key per process is made on first use: right for one process, wrong for
     /// several nodes, which must share one ring).
@@ -55,11 +98,12 @@ impl ElicitationConfig {
             form_timeout: Duration::from_secs(10 * 60),
             url_consent_timeout: Duration::from_secs(10 * 60),
             url_ttl: Duration::from_secs(60 * 60),
-            max_attempts: 1,
+            max_attempts: 2,
             allow_loopback_http: true,
             reviewed_not_secret: ReviewedNotSecret::new(),
             max_pending_per_user: 32,
             session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
+            sweep_interval: Some(DEFAULT_SWEEP_INTERVAL),
             state_keys: None,
         }
     }
@@ -101,6 +145,12 @@ impl ElicitationConfig {
         self
     }
 
+    /// Sets [`ElicitationConfig::sweep_interval`] (`None`: no automatic sweep).
+    pub fn with_sweep_interval(mut self, interval: Option<Duration>) -> Self {
+        self.sweep_interval = interval;
+        self
+    }
+
     /// Sets [`ElicitationConfig::session_idle_timeout`].
     pub fn with_session_idle_timeout(mut self, idle: Duration) -> Self {
         self.session_idle_timeout = idle;
@@ -111,7 +161,28 @@ impl ElicitationConfig {
     /// closes it: the idle timeout, but never less than the longest a request to the
     /// client waits for the user (a form, or consent to a URL) plus a second. A session
     /// waiting on a slow user exchanges nothing, and closing it would cut the user off
-    /// before the form timeout.
+    /// before the form timeout. With the defaults: 10 minutes 1 second (rmcp alone would
+    /// close the session after 5 minutes, while a form waits up to 10).
+    ///
+    /// Where it goes: into the Streamable HTTP session manager. [`Elicitations::router`]
+    /// and [`session_manager`](crate::session_manager) put it there for you; with rmcp's
+    /// `StreamableHttpService` directly, pass the manager they build:
+    ///
+    /// ```
+    /// use mcp_elicit_server::rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    /// use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    ///
+    /// let config = ElicitationConfig::new(IdentityPolicy::LocalUser(Principal::local_user("a")));
+    /// let hub = Elicitations::new(config);
+    /// // What `StreamableHttpService::new(factory, sessions, http_config)` must get:
+    /// let sessions: std::sync::Arc<LocalSessionManager> = hub.session_manager();
+    /// assert_eq!(
+    ///     sessions.session_config.keep_alive,
+    ///     Some(hub.config().session_keep_alive())
+    /// );
+    /// ```
+    ///
+    /// [`Elicitations::router`]: crate::Elicitations::router
     pub fn session_keep_alive(&self) -> Duration {
         let longest_wait = self.form_timeout.max(self.url_consent_timeout);
         self.session_idle_timeout

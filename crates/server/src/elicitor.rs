@@ -24,9 +24,22 @@ use crate::id::ElicitationId;
 use crate::identity::{Principal, SessionKey};
 use crate::store::PendingElicitation;
 
-/// The answer to a form.
+/// The answer to a form: exactly the specification's three actions (`accept`,
+/// `decline`, `cancel`), so a `match` needs no `_` arm.
+///
+/// ```
+/// use mcp_elicit_server::FormOutcome;
+///
+/// fn say(outcome: FormOutcome<String>) -> String {
+///     match outcome {
+///         FormOutcome::Accepted(name) => format!("hello {name}"),
+///         FormOutcome::Declined => "you said no".into(),
+///         FormOutcome::Cancelled => "maybe later".into(),
+///     }
+/// }
+/// assert_eq!(say(FormOutcome::Declined), "you said no");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
 pub enum FormOutcome<T> {
     /// The user submitted content that satisfies the schema.
     Accepted(T),
@@ -43,6 +56,33 @@ impl<T> FormOutcome<T> {
             Self::Accepted(_) => Action::Accept,
             Self::Declined => Action::Decline,
             Self::Cancelled => Action::Cancel,
+        }
+    }
+
+    /// The accepted content, or the user's decline / cancel as a user-driven error
+    /// ([`ErrorKind::UserDeclined`], [`ErrorKind::UserCancelled`]) to return with `?`:
+    /// [`respond_tool`](crate::respond_tool) answers it as a tool result telling the
+    /// model what the user did.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ErrorKind, FormOutcome};
+    ///
+    /// assert_eq!(FormOutcome::Accepted(3).accepted().ok(), Some(3));
+    /// let declined = FormOutcome::<u8>::Declined.accepted().unwrap_err();
+    /// assert_eq!(declined.kind(), ErrorKind::UserDeclined);
+    /// assert!(declined.is_user_driven());
+    /// ```
+    pub fn accepted(self) -> Result<T, Error> {
+        match self {
+            Self::Accepted(content) => Ok(content),
+            Self::Declined => Err(Error::new(
+                ErrorKind::UserDeclined,
+                "the user declined to answer",
+            )),
+            Self::Cancelled => Err(Error::new(
+                ErrorKind::UserCancelled,
+                "the user dismissed the request without answering",
+            )),
         }
     }
 }
@@ -69,6 +109,7 @@ pub struct UrlElicitation {
     id: ElicitationId,
     message: String,
     url: String,
+    app_data: Option<Value>,
 }
 
 impl UrlElicitation {
@@ -84,7 +125,35 @@ impl UrlElicitation {
             id,
             message: message.into(),
             url,
+            app_data: None,
         })
+    }
+
+    /// Attaches the application's own data (what the page is for, the provider to
+    /// connect, the order to pay...): stored with the pending elicitation in every store
+    /// ([`PendingElicitation::app_data`]), so the page and
+    /// [`Elicitations::complete_with`]'s bookkeeping read it from the record instead of
+    /// from the URL or the browser. Never sent to the client. Keep it small and
+    /// non-secret (stores keep it as plain JSON). Default: none.
+    ///
+    /// ```
+    /// use mcp_elicit_server::UrlElicitation;
+    ///
+    /// let e = UrlElicitation::new("Connect your calendar", |id| {
+    ///     format!("https://mcp.example.com/connect?elicitationId={id}")
+    /// })?
+    /// .with_app_data(serde_json::json!({"provider": "calendar"}));
+    /// assert_eq!(e.app_data().and_then(|d| d.get("provider")), Some(&"calendar".into()));
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
+    pub fn with_app_data(mut self, data: Value) -> Self {
+        self.app_data = Some(data);
+        self
+    }
+
+    /// The application's data ([`UrlElicitation::with_app_data`]).
+    pub fn app_data(&self) -> Option<&Value> {
+        self.app_data.as_ref()
     }
 
     /// The id.
@@ -163,7 +232,7 @@ impl Elicitor {
         elicitation: &UrlElicitation,
     ) -> Result<(), Error> {
         let request = self.checked_request(elicitation)?;
-        let mut record = self.url_record(&request);
+        let mut record = self.url_record(&request, elicitation.app_data.clone());
         record.session = SessionKey::rounds();
         self.hub.insert_round(record).await
     }
@@ -273,6 +342,7 @@ impl Elicitor {
             url: None,
             created_at: now,
             expires_at: deadline(now, self.form_timeout.saturating_mul(self.max_attempts)),
+            app_data: None,
         };
         let guard = self.hub.register(record, self.peer.clone()).await?;
         let result = self.form_rounds(&message, schema).await;
@@ -329,7 +399,10 @@ impl Elicitor {
         let request = self.checked_request(elicitation)?;
         let guard = self
             .hub
-            .register(self.url_record(&request), self.peer.clone())
+            .register(
+                self.url_record(&request, elicitation.app_data.clone()),
+                self.peer.clone(),
+            )
             .await?;
         let id = request.elicitation_id.clone();
         let reply = match self
@@ -400,10 +473,13 @@ impl Elicitor {
             )
         })?;
         let mut guards = Vec::with_capacity(requests.len());
-        for request in &requests {
+        for (request, elicitation) in requests.iter().zip(elicitations) {
             match self
                 .hub
-                .register(self.url_record(request), self.peer.clone())
+                .register(
+                    self.url_record(request, elicitation.app_data.clone()),
+                    self.peer.clone(),
+                )
                 .await
             {
                 Ok(guard) => guards.push(guard),
@@ -437,7 +513,7 @@ impl Elicitor {
             .map_err(|e| Error::core(ErrorKind::InvalidUrl, "the URL elicitation is invalid", e))
     }
 
-    fn url_record(&self, request: &UrlRequest) -> PendingElicitation {
+    fn url_record(&self, request: &UrlRequest, app_data: Option<Value>) -> PendingElicitation {
         let now = self.hub.inner.clock.now();
         PendingElicitation {
             id: request.elicitation_id.clone(),
@@ -449,6 +525,7 @@ impl Elicitor {
             url: Some(request.url.clone()),
             created_at: now,
             expires_at: deadline(now, self.hub.config().url_ttl),
+            app_data,
         }
     }
 

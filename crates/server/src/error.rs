@@ -3,15 +3,17 @@
 //! Every failure of the elicitation API is an [`Error`] with an [`ErrorKind`]. A tool that
 //! cannot go on returns it with `?`: [`From<Error> for ErrorData`](#impl-From<Error>-for-ErrorData)
 //! is the only place where a kind becomes a JSON-RPC code, and the only place where code
-//! `-32042` (`URLElicitationRequiredError`) is produced.
+//! `-32042` (`URLElicitationRequiredError`) is produced. The kinds, what causes each and
+//! what to do, are listed on [`ErrorKind`].
 
 use std::fmt;
+use std::sync::Arc;
 
 use mcp_elicit_core::lint::SecretFinding;
 use mcp_elicit_core::message::{URL_ELICITATION_REQUIRED, UrlElicitationRequired};
 use mcp_elicit_core::validate::Violations;
 use rmcp::ErrorData;
-use rmcp::model::ErrorCode;
+use rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
 use serde_json::{Map, Value, json};
 
 /// The JSON-RPC code of [`ErrorKind::TooManyPending`]: a server-defined error (the
@@ -20,7 +22,51 @@ use serde_json::{Map, Value, json};
 /// `data.retryable` is `true`.
 pub(crate) const QUOTA_EXCEEDED: i32 = -32000;
 
-/// What went wrong.
+/// What went wrong: every kind, in one place.
+///
+/// Three groups. **Misuse** is a bug in the calling code, caught before anything was sent
+/// or changed: fix the call. **User-driven** ends are what a person did (declined,
+/// dismissed, an answer that still breaks the schema after the re-ask, no answer in
+/// time): [`Error::is_user_driven`]; [`respond_tool`](crate::respond_tool) turns them into
+/// a tool result the model can read ([`Error::tool_result`]) instead of a JSON-RPC error.
+/// **Peer and environment** failures come from the client, the store or the system.
+///
+/// | kind ([`ErrorKind::code`]) | group | cause | what to do | JSON-RPC |
+/// |---|---|---|---|---|
+/// | [`SecretField`](ErrorKind::SecretField) `secret_field` | misuse | a form field looks like a secret (password, API key, token, card) | ask for it through URL mode; or, when it is not a secret, list it in [`ElicitationConfig::reviewed_not_secret`](crate::ElicitationConfig::reviewed_not_secret); [`Error::findings`] names each field | -32603 |
+/// | [`InvalidSchema`](ErrorKind::InvalidSchema) `invalid_schema` | misuse | the schema (or Rust type) is outside the form subset: nested objects, arrays of objects, maps... | flatten the type; [`Error::problems`] points at each field | -32603 |
+/// | [`InvalidUrl`](ErrorKind::InvalidUrl) `invalid_url` | misuse | the URL breaks the server URL policy: not `https` (plain `http` only on loopback with [`allow_loopback_http`](crate::ElicitationConfig::allow_loopback_http)), userinfo, a credential-like query parameter | serve the page over https; put nothing secret in the URL (the elicitation id finds the record) | -32603 |
+/// | [`UnknownElicitation`](ErrorKind::UnknownElicitation) `unknown_elicitation` | misuse (or a replay) | completing or cancelling an id that is unknown, finished already, expired, declined, or another user's | nothing changed: show "link not valid"; never act on the id ([`Elicitations::complete_with`](crate::Elicitations::complete_with) runs your bookkeeping only after the check) | -32602 |
+/// | [`Bookkeeping`](ErrorKind::Bookkeeping) `bookkeeping` | yours | the bookkeeping of [`complete_with`](crate::Elicitations::complete_with) failed; the elicitation is completed, the client not notified | see [`source`](std::error::Error::source); the client's retry asks again | -32603 |
+/// | [`Internal`](ErrorKind::Internal) `internal` | misuse | a question key asked twice or longer than [`MAX_KEY_BYTES`](crate::MAX_KEY_BYTES), a ticket of another round, an unserializable value | fix the handler | -32603 |
+/// | [`NoIdentity`](ErrorKind::NoIdentity) `no_identity` | misuse | no authenticated principal on the request and no local user configured | attach a [`Principal`](crate::Principal) in your auth middleware, or use [`IdentityPolicy::LocalUser`](crate::IdentityPolicy::LocalUser) | -32603 |
+/// | [`Config`](ErrorKind::Config) `config` | misuse | an unusable configuration value (key file, key ring) | fix the configuration | -32603 |
+/// | [`UnsupportedProtocol`](ErrorKind::UnsupportedProtocol) `unsupported_protocol` | misuse | an [`Elicitor`](crate::Elicitor) call on 2026-07-28, which has no `elicitation/create` | use [`Ask`](crate::Ask) | -32600 |
+/// | [`InvalidContent`](ErrorKind::InvalidContent) `invalid_content` | user-driven | the answer still breaks the schema after [`max_attempts`](crate::ElicitationConfig::max_attempts) (default 2: one re-ask naming the rules) | [`Error::violations`] lists each; [`respond_tool`](crate::respond_tool) tells the model | -32602 |
+/// | [`Timeout`](ErrorKind::Timeout) `timeout` | user-driven | no answer within [`form_timeout`](crate::ElicitationConfig::form_timeout) / [`url_consent_timeout`](crate::ElicitationConfig::url_consent_timeout) (10 minutes) | the request was cancelled; ask again later | -32603 |
+/// | [`UserDeclined`](ErrorKind::UserDeclined) `user_declined` | user-driven | the user declined, through [`FormOutcome::accepted`](crate::FormOutcome::accepted) | do nothing the user refused | -32602 |
+/// | [`UserCancelled`](ErrorKind::UserCancelled) `user_cancelled` | user-driven | the user dismissed the form, through [`FormOutcome::accepted`](crate::FormOutcome::accepted) | ask again later | -32602 |
+/// | [`ModeNotSupported`](ErrorKind::ModeNotSupported) `mode_not_supported` | peer | the client did not declare the mode (2025-11-25) | check [`Ask::supports`](crate::Ask::supports) first; for URL mode tell the user ([`Elicitor::url_unsupported`](crate::Elicitor::url_unsupported)) | -32602 |
+/// | [`MissingCapability`](ErrorKind::MissingCapability) `missing_capability` | peer | the same on 2026-07-28 | as above | -32021 |
+/// | [`MalformedReply`](ErrorKind::MalformedReply) `malformed_reply` | peer | the client's answer breaks the protocol | nothing to do: the client is wrong | -32602 |
+/// | [`ClientError`](ErrorKind::ClientError) `client_error` | peer | the client answered with a JSON-RPC error | [`Error::client_error`] | -32602 |
+/// | [`Deserialize`](ErrorKind::Deserialize) `deserialize` | misuse | valid content that does not deserialize into your type (a serde attribute the schema does not show) | make the type and its schema agree | -32602 |
+/// | [`InvalidState`](ErrorKind::InvalidState) `invalid_state` | peer | a 2026-07-28 `requestState` that is not ours for this user and request, or expired | the client calls again without it | -32602 |
+/// | [`Cancelled`](ErrorKind::Cancelled) `cancelled` | peer | the tool call itself was cancelled | nothing: nobody waits for the result | -32603 |
+/// | [`Disconnected`](ErrorKind::Disconnected) `disconnected` | peer | the client went away before answering | nothing | -32603 |
+/// | [`TooManyPending`](ErrorKind::TooManyPending) `too_many_pending` | environment | the user has [`max_pending_per_user`](crate::ElicitationConfig::max_pending_per_user) (32) unexpired elicitations | retry later (`data.retryable`) | -32000 |
+/// | [`Store`](ErrorKind::Store) `store` | environment | the pending-elicitation store failed | see the message | -32603 |
+/// | [`Random`](ErrorKind::Random) `random` | environment | the OS random number generator failed | see the message | -32603 |
+/// | [`UrlElicitationRequired`](ErrorKind::UrlElicitationRequired) `url_elicitation_required` | not a failure | built by [`Elicitor::url_required`](crate::Elicitor::url_required) (2025-11-25) | return it: the client opens the URLs and retries | -32042 |
+///
+/// ```
+/// use mcp_elicit_server::{Error, ErrorKind};
+///
+/// let e = Error::new(ErrorKind::UnknownElicitation, "no pending elicitation x for this user");
+/// assert_eq!(e.kind().code(), "unknown_elicitation");
+/// assert!(!e.is_user_driven());
+/// assert_eq!(e.to_error_data().code.0, -32602);
+/// ```
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
@@ -79,6 +125,18 @@ pub enum ErrorKind {
     /// A bug or an unexpected failure inside the server (a question key asked twice in
     /// one request, a value that cannot be serialized).
     Internal,
+    /// The application's bookkeeping in
+    /// [`Elicitations::complete_with`](crate::Elicitations::complete_with) failed, after
+    /// the completion was recorded; no notification was sent. The application's error
+    /// is the [`source`](std::error::Error::source).
+    Bookkeeping,
+    /// The user declined (a [`FormOutcome::Declined`](crate::FormOutcome::Declined)
+    /// turned into an error by [`FormOutcome::accepted`](crate::FormOutcome::accepted)).
+    UserDeclined,
+    /// The user dismissed the request without choosing (a
+    /// [`FormOutcome::Cancelled`](crate::FormOutcome::Cancelled) turned into an error by
+    /// [`FormOutcome::accepted`](crate::FormOutcome::accepted)).
+    UserCancelled,
     /// The request cannot be processed until these URL-mode elicitations complete
     /// (JSON-RPC `-32042`). Built only by
     /// [`Elicitor::url_required`](crate::Elicitor::url_required).
@@ -111,7 +169,19 @@ impl ErrorKind {
             Self::MissingCapability => "missing_capability",
             Self::Config => "config",
             Self::Internal => "internal",
+            Self::Bookkeeping => "bookkeeping",
+            Self::UserDeclined => "user_declined",
+            Self::UserCancelled => "user_cancelled",
         }
+    }
+
+    /// Whether this kind is what a person did rather than a fault: [`ErrorKind::InvalidContent`],
+    /// [`ErrorKind::Timeout`], [`ErrorKind::UserDeclined`], [`ErrorKind::UserCancelled`].
+    pub fn is_user_driven(self) -> bool {
+        matches!(
+            self,
+            Self::InvalidContent | Self::Timeout | Self::UserDeclined | Self::UserCancelled
+        )
     }
 }
 
@@ -131,6 +201,7 @@ enum Detail {
     Client(ErrorData),
     Required(UrlElicitationRequired),
     Capabilities(Value),
+    Source(Arc<dyn std::error::Error + Send + Sync>),
 }
 
 /// An elicitation failure: a kind, a sentence, and the details that go with the kind.
@@ -180,6 +251,16 @@ impl Error {
             kind,
             message: format!("{context}: {errors}"),
             detail: Box::new(Detail::Core(errors)),
+        }
+    }
+
+    pub(crate) fn bookkeeping(id: &str, source: Box<dyn std::error::Error + Send + Sync>) -> Self {
+        Self {
+            kind: ErrorKind::Bookkeeping,
+            message: format!(
+                "elicitation {id} is completed, but the application's bookkeeping failed (no notification was sent): {source}"
+            ),
+            detail: Box::new(Detail::Source(Arc::from(source))),
         }
     }
 
@@ -271,6 +352,50 @@ impl Error {
         }
     }
 
+    /// Whether a person caused this rather than a fault ([`ErrorKind::is_user_driven`]).
+    pub fn is_user_driven(&self) -> bool {
+        self.kind.is_user_driven()
+    }
+
+    /// For a user-driven error ([`Error::is_user_driven`]), a tool result saying what
+    /// happened in words the model can act on (`isError: true`, one text block; the
+    /// violations listed for [`ErrorKind::InvalidContent`]); `None` for every other kind.
+    /// [`respond_tool`](crate::respond_tool) uses it.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{Error, ErrorKind};
+    ///
+    /// let timeout = Error::new(ErrorKind::Timeout, "no answer within 600 s");
+    /// let result = timeout.tool_result().expect("user-driven");
+    /// assert_eq!(result.is_error, Some(true));
+    /// assert!(Error::new(ErrorKind::InvalidUrl, "x").tool_result().is_none());
+    /// ```
+    pub fn tool_result(&self) -> Option<CallToolResult> {
+        let text = match self.kind {
+            ErrorKind::InvalidContent => {
+                let mut text = "The user's answer was not accepted".to_owned();
+                match self.violations() {
+                    Some(violations) => {
+                        text.push(':');
+                        for v in violations.iter() {
+                            text.push_str("\n- ");
+                            text.push_str(v.message());
+                        }
+                        text.push('\n');
+                    }
+                    None => text.push_str(". "),
+                }
+                text.push_str("Nothing was done. You may ask the user whether to try again.");
+                text
+            }
+            ErrorKind::Timeout => "The user did not answer in time. Nothing was done; you may ask again later.".to_owned(),
+            ErrorKind::UserDeclined => "The user declined to provide this information. Nothing was done.".to_owned(),
+            ErrorKind::UserCancelled => "The user dismissed the request without answering. Nothing was done; you may ask again.".to_owned(),
+            _ => return None,
+        };
+        Some(CallToolResult::error(vec![ContentBlock::text(text)]))
+    }
+
     /// The JSON-RPC error for this failure (the same as `ErrorData::from(error)`).
     pub fn to_error_data(&self) -> ErrorData {
         let code = match self.kind {
@@ -282,6 +407,8 @@ impl Error {
             | ErrorKind::ClientError
             | ErrorKind::UnknownElicitation
             | ErrorKind::InvalidState
+            | ErrorKind::UserDeclined
+            | ErrorKind::UserCancelled
             | ErrorKind::Deserialize => ErrorCode::INVALID_PARAMS,
             ErrorKind::UnsupportedProtocol => ErrorCode::INVALID_REQUEST,
             ErrorKind::MissingCapability => ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
@@ -329,7 +456,7 @@ impl Error {
                     Detail::Capabilities(required) => {
                         map.insert("requiredCapabilities".into(), required.clone());
                     }
-                    Detail::None | Detail::Required(_) => {}
+                    Detail::None | Detail::Required(_) | Detail::Source(_) => {}
                 }
                 Value::Object(map)
             }
@@ -344,7 +471,14 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {}
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self.detail.as_ref() {
+            Detail::Source(e) => Some(e.as_ref() as &(dyn std::error::Error + 'static)),
+            _ => None,
+        }
+    }
+}
 
 impl From<Error> for ErrorData {
     fn from(error: Error) -> Self {

@@ -3,7 +3,9 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::time::SystemTime;
 
 use mcp_elicit_core::lifecycle::Event;
 use mcp_elicit_core::message::{CompleteNotification, METHOD_COMPLETE, Mode};
@@ -38,6 +40,17 @@ pub struct Completion {
     pub session: SessionKey,
 }
 
+/// What [`Elicitations::complete_with`] did: the [`Completion`] and what the
+/// application's bookkeeping returned.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Completed<T> {
+    /// The completion (whether this node notified the client, and the session).
+    pub completion: Completion,
+    /// What the bookkeeping returned.
+    pub value: T,
+}
+
 /// A live connection an elicitation was sent on, and the session it belongs to.
 struct LocalPeer {
     session: SessionKey,
@@ -55,6 +68,8 @@ pub(crate) struct Inner {
     relay: OnceLock<Arc<dyn CompletionRelay>>,
     /// The keys sealing 2026-07-28 request state (configured, or random on first use).
     state_keys: OnceLock<StateKeys>,
+    /// When the last automatic sweep started (see `ElicitationConfig::sweep_interval`).
+    last_sweep: Mutex<Option<SystemTime>>,
 }
 
 /// The server-wide elicitation registry. Cheap to clone; share one per server.
@@ -115,6 +130,7 @@ impl Elicitations {
                 peers: Mutex::new(HashMap::new()),
                 relay: OnceLock::new(),
                 state_keys: OnceLock::new(),
+                last_sweep: Mutex::new(None),
             }),
         }
     }
@@ -182,13 +198,46 @@ impl Elicitations {
     /// maximum pending (bounded state per user, whatever a client keeps calling). The
     /// check and the insert are one store operation
     /// ([`ElicitationStore::insert_within_quota`]).
+    ///
+    /// Also the automatic sweep: at most once per
+    /// [`ElicitationConfig::sweep_interval`], expired records are removed first.
     async fn insert(&self, record: PendingElicitation) -> Result<(), Error> {
+        self.sweep_if_due().await;
         let max = self.inner.config.max_pending_per_user;
         self.inner
             .store
             .insert_within_quota(record, max)
             .await
             .map_err(store_error)
+    }
+
+    /// Runs [`Elicitations::sweep`] when the configured interval has passed since the
+    /// last automatic one (one caller at a time; failures are logged, never returned:
+    /// expired records are refused on access and not counted in quotas anyway).
+    async fn sweep_if_due(&self) {
+        let Some(interval) = self.inner.config.sweep_interval else {
+            return;
+        };
+        let now = self.inner.clock.now();
+        {
+            let mut last = self
+                .inner
+                .last_sweep
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            let due = last.is_none_or(|at| {
+                now.duration_since(at).is_ok_and(|since| since >= interval) || now < at
+            });
+            if !due {
+                return;
+            }
+            *last = Some(now);
+        }
+        match self.sweep().await {
+            Ok(0) => {}
+            Ok(n) => tracing::debug!(removed = n, "swept pending elicitations"),
+            Err(e) => tracing::warn!(error = %e, "automatic sweep failed"),
+        }
     }
 
     /// Forgets an elicitation (the server's own bookkeeping after a final answer).
@@ -220,29 +269,89 @@ impl Elicitations {
 
     /// Marks the URL-mode elicitation `id` of `principal` completed and sends
     /// `notifications/elicitation/complete` with exactly `{"elicitationId": id}` to the
-    /// client connection that received the elicitation, and to no other.
+    /// client connection that received the elicitation, and to no other:
+    /// [`Elicitations::complete_with`] with no bookkeeping.
     ///
     /// At most once: completing an unknown, already-completed, expired or declined id, or
     /// someone else's, is an [`ErrorKind::UnknownElicitation`] error and sends nothing.
     /// `principal` must be the user verified by the out-of-band page (the phishing rule:
     /// the user who completes must be the user who started).
     ///
-    /// Record the outcome of the out-of-band flow (the token, the key, the "connected"
-    /// flag) *before* calling this: a client retries its request as soon as it hears of
-    /// the completion. When that bookkeeping depends on the completed record, use
-    /// [`Elicitations::record_completion`], then the bookkeeping, then
-    /// [`Elicitations::deliver_completion`] instead.
+    /// Use it when the page itself is the whole outcome. When the page obtained
+    /// something to record (a token, a key, a "connected" flag), use
+    /// [`Elicitations::complete_with`] and record it in its bookkeeping: recording it
+    /// *before* this call acts on an id nobody has verified yet (a replayed, stale or
+    /// another user's id would change your state although the completion is then
+    /// refused), and recording it *after* lets the client retry before it is there.
     ///
     /// [`Completion::notified`] is false when this node does not hold the connection:
     /// with several nodes, the notice then goes to the relay ([`Elicitations::set_relay`]),
     /// and every node hands what the relay carries to
     /// [`Elicitations::deliver_completion`].
     pub async fn complete(&self, principal: &Principal, id: &str) -> Result<Completion, Error> {
+        self.complete_with(principal, id, |_| async { Ok::<(), Error>(()) })
+            .await
+            .map(|done| done.completion)
+    }
+
+    /// Completes the URL-mode elicitation `id` of `principal` with the application's
+    /// bookkeeping in the one safe order:
+    ///
+    /// 1. the id and its owner are verified and the completion is recorded in the store,
+    ///    at most once, even across nodes ([`Elicitations::record_completion`]); an
+    ///    unknown, finished, expired, declined, replayed or another user's id stops here
+    ///    with [`ErrorKind::UnknownElicitation`], and `bookkeeping` never runs;
+    /// 2. `bookkeeping` runs with the completed record (store what the page obtained;
+    ///    [`PendingElicitation::app_data`] holds what you attached when asking);
+    /// 3. only then is the client notified ([`Elicitations::notify_completion`]): a
+    ///    client retries the moment it hears of the completion, and finds your outcome.
+    ///
+    /// When `bookkeeping` fails, the elicitation stays completed (it is used up), no
+    /// notification is sent, and the error is [`ErrorKind::Bookkeeping`] with yours as
+    /// its [`source`](std::error::Error::source): the client's retry of its request (after
+    /// its own timeout, or on the next call) finds no outcome and asks again.
+    ///
+    /// ```no_run
+    /// use std::sync::{Arc, Mutex};
+    /// use mcp_elicit_server::{Elicitations, Error, Principal};
+    ///
+    /// async fn page_done(
+    ///     hub: &Elicitations,
+    ///     user: &Principal,
+    ///     id: &str,
+    ///     linked: Arc<Mutex<Vec<Principal>>>,
+    /// ) -> Result<bool, Error> {
+    ///     let done = hub
+    ///         .complete_with(user, id, |record| async move {
+    ///             // Runs only for a verified id of this very user.
+    ///             linked.lock().unwrap().push(record.principal);
+    ///             Ok::<_, std::io::Error>(())
+    ///         })
+    ///         .await?;
+    ///     Ok(done.completion.notified)
+    /// }
+    /// # let _ = page_done;
+    /// ```
+    pub async fn complete_with<F, Fut, T, E>(
+        &self,
+        principal: &Principal,
+        id: &str,
+        bookkeeping: F,
+    ) -> Result<Completed<T>, Error>
+    where
+        F: FnOnce(PendingElicitation) -> Fut,
+        Fut: Future<Output = Result<T, E>>,
+        E: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
         let record = self.record_completion(principal, id).await?;
-        let notified = self.notify_completion(id, &record.session).await;
-        Ok(Completion {
-            notified,
-            session: record.session,
+        let session = record.session.clone();
+        let value = bookkeeping(record)
+            .await
+            .map_err(|e| Error::bookkeeping(id, e.into()))?;
+        let notified = self.notify_completion(id, &session).await;
+        Ok(Completed {
+            completion: Completion { notified, session },
+            value,
         })
     }
 
@@ -270,7 +379,8 @@ impl Elicitations {
     /// The first half of [`Elicitations::complete`]: marks the URL-mode elicitation `id`
     /// of `principal` completed in the store (at most once, across nodes sharing the
     /// store) and returns the record as it was, without notifying anyone yet. Follow with
-    /// [`Elicitations::notify_completion`] once the outcome is recorded.
+    /// [`Elicitations::notify_completion`] once the outcome is recorded
+    /// ([`Elicitations::complete_with`] does the three steps in order).
     pub async fn record_completion(
         &self,
         principal: &Principal,
@@ -478,8 +588,10 @@ impl Elicitations {
     }
 
     /// Removes expired elicitations and the forms whose connection has closed, and
-    /// forgets closed connections. Returns how many elicitations were removed. Call it
-    /// periodically (the reference server does, every minute).
+    /// forgets closed connections. Returns how many elicitations were removed. The
+    /// registry runs it by itself when an elicitation is stored, at most once per
+    /// [`ElicitationConfig::sweep_interval`] (default 60 seconds); call it yourself only
+    /// with the automatic sweep turned off, or to free memory sooner.
     ///
     /// A URL-mode elicitation outlives its connection: it belongs to the user, who may
     /// still finish the page (the completion then notifies nobody, and the client's retry

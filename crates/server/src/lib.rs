@@ -151,13 +151,40 @@
 //!   `ServerResult` of a request; the exact JSON is therefore fixed in the HTTP body.
 //! - `DELETE` of an unknown session answers 202: `reference::sessions` answers 404.
 //!
+//! ## Defaults, and what needs no code of yours
+//!
+//! - **Sessions outlive the wait for the user.** rmcp closes an idle Streamable HTTP
+//!   session after 5 minutes, a form waits up to 10: [`Elicitations::router`] (or
+//!   [`session_manager`] with your own `StreamableHttpService`) keeps sessions alive for
+//!   [`ElicitationConfig::session_keep_alive`] (10 minutes 1 second by default).
+//! - **Expired records are swept** when new ones are stored, at most once a minute
+//!   ([`ElicitationConfig::sweep_interval`]), and never count toward the per-user
+//!   quota ([`ElicitationConfig::max_pending_per_user`], 32).
+//! - **An invalid answer is asked once more** with the rules it broke
+//!   ([`ElicitationConfig::max_attempts`], 2; on 2026-07-28 a new round).
+//! - **What the user did can be a tool result**: [`respond_tool`] answers a decline or
+//!   cancel ([`FormOutcome::accepted`]), an answer still invalid after the re-ask or a
+//!   timeout as a result the model reads, not a JSON-RPC error.
+//! - Every setting and its default: [`ElicitationConfig`]; every error kind, its cause
+//!   and what to do: [`ErrorKind`].
+//!
+//! ## Dependencies
+//!
+//! The crate re-exports what its API uses: [`rmcp`], [`axum`], [`mcp_elicit_core`]
+//! (with [`Mode`], [`Capability`], [`Action`] and [`Schema`] at the root),
+//! [`schemars`], [`serde`] and [`serde_json`]. The derives find the re-exports with
+//! `#[schemars(crate = "mcp_elicit_server::schemars")]` and
+//! `#[serde(crate = "mcp_elicit_server::serde")]`; or depend on `serde` and `schemars`
+//! directly (the same versions). A server also needs `tokio`, and `axum::serve` needs
+//! axum's `http1` and `tokio` features.
+//!
 //! ## What is checked, and when
 //!
 //! | Rule (specification) | Where |
 //! |---|---|
 //! | Servers MUST NOT send modes the client did not declare | refused before sending ([`ErrorKind::ModeNotSupported`]) |
 //! | Servers MUST NOT request sensitive information through form mode | secret-field lint, refused before sending ([`ErrorKind::SecretField`]) |
-//! | Schemas are a restricted subset | [`Schema`](mcp_elicit_core::Schema) can only hold the subset; types that do not map are [`ErrorKind::InvalidSchema`] |
+//! | Schemas are a restricted subset | [`Schema`] can only hold the subset; types that do not map are [`ErrorKind::InvalidSchema`] |
 //! | Servers SHOULD validate received data | every accepted form is validated; violations are [`ErrorKind::InvalidContent`] (optionally re-asked) |
 //! | URL: https outside development, no credentials in it | server URL policy ([`ErrorKind::InvalidUrl`]) |
 //! | `elicitationId` unique | 128 bits from the OS CSPRNG ([`ElicitationId`]) |
@@ -166,16 +193,19 @@
 //! | -32042 only for URL elicitations with ids | [`Elicitor::url_required`] is the only constructor |
 //! | Per-user cap on pending elicitations | [`ElicitationStore::insert_within_quota`]: exact in [`MemoryStore`] (one lock) and in `mcp-elicit-store` (one conditional insert; a per-user advisory lock on PostgreSQL); the trait's default (check, then insert) can overshoot by concurrent inserts |
 //!
-//! ## Completion: record first, then notify; several nodes
+//! ## Completion: verify, record, then notify; several nodes
 //!
 //! A client retries its request the moment it hears of a completion, so whatever the
 //! out-of-band page obtained (a token, a key, a "connected" flag) must be stored before
-//! the notification leaves. [`Elicitations::complete`] is
-//! [`Elicitations::record_completion`] (the store transition, at most once, even across
-//! nodes sharing the store) followed by [`Elicitations::notify_completion`] (the
-//! notification, to the connection this node holds for that session, or through the
-//! relay to the node holding it); call the
-//! two yourself with your bookkeeping in between when it depends on the completed record.
+//! the notification leaves, and only for an id verified to be pending for that very
+//! user. [`Elicitations::complete_with`] does it in that order: the id and owner are
+//! checked and the completion recorded ([`Elicitations::record_completion`], at most
+//! once, even across nodes sharing the store), then your bookkeeping runs with the
+//! record (and its [`PendingElicitation::app_data`]), then the notification goes out
+//! ([`Elicitations::notify_completion`]: to the connection this node holds for that
+//! session, or through the relay to the node holding it). A replayed, stale or another
+//! user's id stops at the check and your bookkeeping never runs.
+//! [`Elicitations::complete`] is the same with nothing to record.
 //!
 //! With several nodes, the connection lives on one node only. Give every node's registry
 //! a [`CompletionRelay`] ([`Elicitations::set_relay`]; `mcp-elicit-store`'s buses are
@@ -215,7 +245,6 @@
 //!         FormOutcome::Accepted(c) => format!("added {} <{}>", c.name, c.email),
 //!         FormOutcome::Declined => "you declined: nothing added".to_owned(),
 //!         FormOutcome::Cancelled => "cancelled: ask me again later".to_owned(),
-//!         _ => "nothing added".to_owned(),
 //!     };
 //!     Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
 //! }
@@ -280,7 +309,19 @@ mod respond;
 mod revision;
 mod state;
 pub mod store;
+mod streamable;
 pub mod wire;
+
+// What the API needs, so a server needs no direct dependency for it (derives: see
+// "Dependencies" above).
+pub use axum;
+pub use mcp_elicit_core;
+pub use mcp_elicit_core::Schema;
+pub use mcp_elicit_core::message::{Action, Capability, Mode};
+pub use rmcp;
+pub use schemars;
+pub use serde;
+pub use serde_json;
 
 pub use ask::{
     Answers, Ask, MAX_KEY_BYTES, METHOD_ROOTS, METHOD_SAMPLING, Questions, Retryable, Ticket,
@@ -288,13 +329,14 @@ pub use ask::{
 pub use config::ElicitationConfig;
 pub use elicitor::{Elicitor, FormOutcome, UrlElicitation, UrlOutcome};
 pub use error::{Error, ErrorKind};
-pub use hub::{Completion, Elicitations, SessionScope};
+pub use hub::{Completed, Completion, Elicitations, SessionScope};
 pub use id::ElicitationId;
 pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
 pub use relay::CompletionRelay;
-pub use respond::{Complete, Edge, InputRound, Stop, respond};
+pub use respond::{Complete, Edge, InputRound, Stop, respond, respond_tool};
 pub use revision::Revision;
 pub use state::{MAX_STATE_BYTES, StateBinding, StateKeys};
 pub use store::{
     Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
 };
+pub use streamable::{MCP_PATH, session_manager, unknown_session_404};

@@ -103,19 +103,29 @@ impl InputRound {
 }
 
 /// Why a handler stopped before its result: input is still needed (a 2026-07-28
-/// round), or it failed. Return it with `?`; [`respond`] finishes the handler.
+/// round), the user ended it, or it failed. Return it with `?`; [`respond`] or
+/// [`respond_tool`] finishes the handler.
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum Stop {
     /// Send this round; the client asks the user and retries.
     Input(InputRound),
+    /// What a person did ended the handler ([`Error::is_user_driven`]: declined,
+    /// dismissed, an answer still invalid after the re-ask, no answer in time).
+    /// [`respond`] answers the JSON-RPC error as before; [`respond_tool`] answers a tool
+    /// result saying so ([`Error::tool_result`]), which the model can act on.
+    User(Error),
     /// Answer this JSON-RPC error.
     Fail(ErrorData),
 }
 
 impl From<Error> for Stop {
     fn from(e: Error) -> Self {
-        Stop::Fail(e.into())
+        if e.is_user_driven() {
+            Stop::User(e)
+        } else {
+            Stop::Fail(e.into())
+        }
     }
 }
 
@@ -189,7 +199,46 @@ pub fn respond<T: Complete>(result: Result<T, Stop>) -> Result<T::Response, Erro
     match result {
         Ok(done) => Ok(done.complete()),
         Err(Stop::Input(round)) => Ok(T::input_required(round.to_result())),
+        Err(Stop::User(e)) => Err(e.into()),
         Err(Stop::Fail(e)) => Err(e),
+    }
+}
+
+/// [`respond`] for a tool, where what the user did is a result, not a failure: a
+/// [`Stop::User`] (the user declined or dismissed through
+/// [`FormOutcome::accepted`](crate::FormOutcome::accepted), an answer still invalid after
+/// the re-ask, no answer in time) becomes a tool result with `isError: true` saying so
+/// ([`Error::tool_result`]), which reaches the model, instead of JSON-RPC -32602 / -32603,
+/// which it never sees. On 2026-07-28 a [`Stop::Input`] is still the
+/// `InputRequiredResult` round, and every other failure is still a JSON-RPC error.
+///
+/// ```no_run
+/// # use mcp_elicit_server::{respond_tool, SessionScope, Stop};
+/// # use rmcp::model::{CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock};
+/// # use rmcp::{ErrorData, RoleServer, service::RequestContext};
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Contact {
+///     name: String,
+/// }
+/// async fn call_tool(scope: &SessionScope, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+///     -> Result<CallToolResponse, ErrorData> {
+///     respond_tool(add_contact(scope, &request, &ctx).await)
+/// }
+/// async fn add_contact(scope: &SessionScope, request: &CallToolRequestParams, ctx: &RequestContext<RoleServer>)
+///     -> Result<CallToolResult, Stop> {
+///     let mut ask = scope.ask(ctx, request).await?;
+///     // Declined, dismissed, invalid twice or too slow: the model reads why.
+///     let contact = ask.form::<Contact>("contact", "Who should be added?").await?.accepted()?;
+///     Ok(CallToolResult::success(vec![ContentBlock::text(format!("added {}", contact.name))]))
+/// }
+/// ```
+pub fn respond_tool(result: Result<CallToolResult, Stop>) -> Result<CallToolResponse, ErrorData> {
+    match result {
+        Err(Stop::User(e)) => match e.tool_result() {
+            Some(r) => Ok(CallToolResponse::Complete(r)),
+            None => Err(e.into()),
+        },
+        other => respond(other),
     }
 }
 

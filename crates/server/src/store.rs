@@ -59,6 +59,11 @@ pub struct PendingElicitation {
     pub created_at: SystemTime,
     /// When it expires.
     pub expires_at: SystemTime,
+    /// The application's own data, attached when asking
+    /// ([`UrlElicitation::with_app_data`](crate::UrlElicitation::with_app_data); none by
+    /// default), stored with the record by every store (as JSON text in
+    /// `mcp-elicit-store`). Never sent to the client.
+    pub app_data: Option<serde_json::Value>,
 }
 
 /// A store failure.
@@ -108,8 +113,12 @@ pub trait ElicitationStore: Send + Sync + 'static {
     /// Adds a record; [`StoreError::Duplicate`] if the id exists.
     fn insert(&self, record: PendingElicitation) -> BoxFuture<'_, Result<(), StoreError>>;
 
-    /// Adds a record unless its user already has `max` records
+    /// Adds a record unless its user already has `max` records that have not expired
     /// ([`StoreError::QuotaExceeded`]); [`StoreError::Duplicate`] if the id exists.
+    ///
+    /// A record whose `expires_at` is at or before the new record's `created_at` (the
+    /// time of the insert) is never counted, whether or not it was swept yet: a user
+    /// whose elicitations expired can always start new ones.
     ///
     /// The default counts with [`list`](ElicitationStore::list) and then inserts: two
     /// concurrent inserts for one user can both pass the check, so a user can end up with
@@ -125,7 +134,13 @@ pub trait ElicitationStore: Send + Sync + 'static {
         max: usize,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
         Box::pin(async move {
-            let pending = self.list(&record.principal).await?.len();
+            let now = record.created_at;
+            let pending = self
+                .list(&record.principal)
+                .await?
+                .iter()
+                .filter(|r| r.expires_at > now)
+                .count();
             if pending >= max {
                 return Err(StoreError::QuotaExceeded { pending, max });
             }

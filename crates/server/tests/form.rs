@@ -89,13 +89,16 @@ async fn invalid_content_is_a_typed_error_listing_every_violation() {
     let hub = hub();
     let mut c = RawClient::connect(&hub, form_caps()).await;
     let call = c.call_tool("form", json!({})).await;
-    let req = c.expect_elicitation().await;
-    // Breaks the pattern, the integer type, and misses the required email.
-    c.reply(
-        &req,
-        json!({"action": "accept", "content": {"handle": "Not Valid!", "age": 3.5}}),
-    )
-    .await;
+    // Breaks the pattern, the integer type, and misses the required email: asked once
+    // more by default (max_attempts 2), then refused.
+    for _ in 0..2 {
+        let req = c.expect_elicitation().await;
+        c.reply(
+            &req,
+            json!({"action": "accept", "content": {"handle": "Not Valid!", "age": 3.5}}),
+        )
+        .await;
+    }
     let resp = c.expect_response(call).await;
     let error = &resp["error"];
     assert_eq!(error["code"], -32602, "{resp}");
@@ -119,20 +122,38 @@ async fn invalid_content_is_a_typed_error_listing_every_violation() {
 }
 
 #[tokio::test]
-async fn an_invalid_answer_is_re_asked_with_the_problems_when_opted_in() {
+async fn an_invalid_answer_is_re_asked_once_by_default_naming_the_rule_it_broke() {
     let hub = hub();
     let mut c = RawClient::connect(&hub, form_caps()).await;
-    let call = c.call_tool("form", json!({"attempts": 2})).await;
+    // No `attempts`: the default. A client that strips `pattern` (the TypeScript SDK
+    // does) lets the user send "UPPER"; the re-ask tells them the rule.
+    let call = c.call_tool("form", json!({})).await;
     let first = c.expect_elicitation().await;
     c.reply(&first, json!({"action": "accept", "content": {"handle": "UPPER", "email": "a@example.com", "age": 3}})).await;
     let second = c.expect_elicitation().await;
     let message = second["params"]["message"].as_str().expect("message");
     assert!(message.starts_with("Tell us about yourself"), "{message}");
     assert!(message.contains("not accepted"), "{message}");
+    assert!(
+        message.contains("must match the pattern \"^[a-z0-9-]+$\""),
+        "names the rule: {message}"
+    );
     assert_ne!(first["id"], second["id"]);
     c.reply(&second, json!({"action": "accept", "content": {"handle": "lower", "email": "a@example.com", "age": 3}})).await;
     let text = RawClient::tool_text(&c.expect_response(call).await);
     assert!(text.contains("\"handle\":\"lower\""), "{text}");
+    wait_pending(&hub, 0).await;
+}
+
+#[tokio::test]
+async fn re_asking_can_be_turned_off() {
+    let hub = hub();
+    let mut c = RawClient::connect(&hub, form_caps()).await;
+    let call = c.call_tool("form", json!({"attempts": 1})).await;
+    let first = c.expect_elicitation().await;
+    c.reply(&first, json!({"action": "accept", "content": {"handle": "UPPER", "email": "a@example.com", "age": 3}})).await;
+    let resp = c.expect_response(call).await;
+    assert_eq!(resp["error"]["data"]["kind"], "invalid_content", "{resp}");
     wait_pending(&hub, 0).await;
 }
 

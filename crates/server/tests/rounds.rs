@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::rounds::{Rounds, handle_schema, rounds_hub};
+use common::rounds::{Rounds, handle_schema, rounds_hub, rounds_hub_with};
 use common::{ManualClock, alice};
 use serde_json::{Value, json};
 
@@ -227,7 +227,8 @@ async fn another_users_state_is_refused_even_with_the_same_keys() {
 
 #[tokio::test]
 async fn invalid_or_malformed_answers_are_32602_naming_the_key_and_what_is_wrong() {
-    let hub = rounds_hub("alice", ManualClock::new());
+    // Re-asking off: the first invalid answer is final.
+    let hub = rounds_hub_with("alice", ManualClock::new(), |c| c.with_max_attempts(1));
     let mut c = Rounds::connect(&hub);
     let r1 = c.call("handle", json!({})).await;
     let s = state(Rounds::round(&r1));
@@ -256,6 +257,57 @@ async fn invalid_or_malformed_answers_are_32602_naming_the_key_and_what_is_wrong
             assert!(message.contains(part), "{part} in {message}");
         }
     }
+}
+
+#[tokio::test]
+async fn an_invalid_answer_is_re_asked_once_by_default_in_a_new_round_naming_the_rule() {
+    let hub = rounds_hub("alice", ManualClock::new());
+    let mut c = Rounds::connect(&hub);
+    let r1 = c.call("handle", json!({})).await;
+    let s1 = state(Rounds::round(&r1));
+    // A client that stripped `pattern` let the user type capitals.
+    let r2 = c
+        .call(
+            "handle",
+            json!({"inputResponses": {"profile": accept(json!({"handle": "NOTlower"}))}, "requestState": s1}),
+        )
+        .await;
+    let round = Rounds::round(&r2);
+    let message = round["inputRequests"]["profile"]["params"]["message"]
+        .as_str()
+        .expect("message");
+    assert!(message.starts_with("Pick a handle"), "{message}");
+    assert!(
+        message.contains("must match the pattern \"^[a-z]+$\""),
+        "names the rule: {message}"
+    );
+    // `pattern` is still in the re-asked schema.
+    assert_eq!(
+        round["inputRequests"]["profile"]["params"]["requestedSchema"]["properties"]["handle"]["pattern"],
+        "^[a-z]+$"
+    );
+    let s2 = state(round);
+    // Corrected: done.
+    let done = c
+        .call(
+            "handle",
+            json!({"inputResponses": {"profile": accept(json!({"handle": "ferris"}))}, "requestState": s2.clone()}),
+        )
+        .await;
+    assert_eq!(Rounds::done(&done), "accepted {\"handle\":\"ferris\"}");
+    // Wrong again on the re-ask: that was the one re-ask, -32602 naming the rule.
+    let again = c
+        .call(
+            "handle",
+            json!({"inputResponses": {"profile": accept(json!({"handle": "STILL"}))}, "requestState": s2}),
+        )
+        .await;
+    let (code, message) = Rounds::error(&again);
+    assert_eq!(code, -32602, "{again}");
+    assert!(
+        message.contains("inputResponses.profile") && message.contains("pattern"),
+        "{message}"
+    );
 }
 
 #[tokio::test]

@@ -34,6 +34,7 @@ fn record(principal: &Principal) -> PendingElicitation {
         url: Some("https://mcp.example.com/connect?elicitationId=x".into()),
         created_at: now,
         expires_at: now + Duration::from_secs(600),
+        app_data: None,
     }
 }
 

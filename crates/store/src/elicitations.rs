@@ -31,14 +31,14 @@ use crate::time;
 macro_rules! columns {
     () => {
         "id, principal_issuer, principal_subject, session_key, mode, state, message, url, \
-         created_at, expires_at"
+         created_at, expires_at, app_data"
     };
 }
 
-/// Binds the columns of record `$r` as `$1` to `$10`, in [`columns!`] order, with the
-/// two times already converted.
+/// Binds the columns of record `$r` as `$1` to `$11`, in [`columns!`] order, with the
+/// two times and the application data (JSON text) already converted.
 macro_rules! bind_record {
-    ($query:expr, $r:expr, $created:expr, $expires:expr) => {
+    ($query:expr, $r:expr, $created:expr, $expires:expr, $data:expr) => {
         $query
             .bind(&$r.id)
             .bind($r.principal.issuer())
@@ -50,6 +50,7 @@ macro_rules! bind_record {
             .bind($r.url.as_deref())
             .bind($created)
             .bind($expires)
+            .bind($data)
     };
 }
 
@@ -70,6 +71,7 @@ type ElicitationTuple = (
     Option<String>,
     i64,
     i64,
+    Option<String>,
 );
 
 /// One row of `elicitations`.
@@ -84,6 +86,7 @@ struct ElicitationRow {
     url: Option<String>,
     created_at: i64,
     expires_at: i64,
+    app_data: Option<String>,
 }
 
 impl From<ElicitationTuple> for ElicitationRow {
@@ -99,6 +102,7 @@ impl From<ElicitationTuple> for ElicitationRow {
             url,
             created_at,
             expires_at,
+            app_data,
         ): ElicitationTuple,
     ) -> Self {
         Self {
@@ -112,6 +116,7 @@ impl From<ElicitationTuple> for ElicitationRow {
             url,
             created_at,
             expires_at,
+            app_data,
         }
     }
 }
@@ -130,6 +135,17 @@ impl ElicitationRow {
                 self.id, self.state
             ))
         })?;
+        let app_data = self
+            .app_data
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| {
+                StoreError::Backend(format!(
+                    "corrupt stored data: elicitation {} has application data that is not JSON: {e}",
+                    self.id
+                ))
+            })?;
         Ok(PendingElicitation {
             principal: Principal::authenticated(self.principal_issuer, self.principal_subject),
             session: SessionKey::from_stored(self.session_key),
@@ -139,6 +155,7 @@ impl ElicitationRow {
             url: self.url,
             created_at: time::from_db(self.created_at),
             expires_at: time::from_db(self.expires_at),
+            app_data,
             id: self.id,
         })
     }
@@ -161,17 +178,23 @@ fn sorted(mut list: Vec<PendingElicitation>) -> Vec<PendingElicitation> {
     list
 }
 
+/// The application data of `r` as the JSON text stored.
+fn app_data_text(r: &PendingElicitation) -> Option<String> {
+    r.app_data.as_ref().map(serde_json::Value::to_string)
+}
+
 impl Store {
     async fn insert_record(&self, r: PendingElicitation) -> Result<(), StoreError> {
         let created = time::to_db(r.created_at, "created_at")?;
         let expires = time::to_db(r.expires_at, "expires_at")?;
+        let data = app_data_text(&r);
         let sql = concat!(
             "INSERT INTO elicitations (",
             columns!(),
-            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (id) DO NOTHING"
+            ") VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (id) DO NOTHING"
         );
         let done =
-            on_pool!(self.pool(), pool => bind_record!(sqlx::query(sql), r, created, expires)
+            on_pool!(self.pool(), pool => bind_record!(sqlx::query(sql), r, created, expires, data.as_deref())
             .execute(pool)
             .await
             .map(|done| done.rows_affected()))
@@ -182,8 +205,9 @@ impl Store {
         Ok(())
     }
 
-    /// Inserts `r` unless its user already has `max` records: one conditional
-    /// `INSERT ... SELECT ... WHERE (SELECT COUNT(*) ...) < max`. SQLite runs one writer
+    /// Inserts `r` unless its user already has `max` records that have not expired by
+    /// `r.created_at` (expired ones never count, swept or not): one conditional
+    /// `INSERT ... SELECT ... WHERE (SELECT COUNT(*) ... AND expires_at > created) < max`. SQLite runs one writer
     /// at a time, so the count and the insert cannot be separated there; on PostgreSQL
     /// (read committed) two such statements could both count `max - 1`, so they run in a
     /// transaction holding a per-user advisory lock: concurrent inserts for one user, from
@@ -195,17 +219,19 @@ impl Store {
     ) -> Result<(), StoreError> {
         let created = time::to_db(r.created_at, "created_at")?;
         let expires = time::to_db(r.expires_at, "expires_at")?;
+        let data = app_data_text(&r);
         let max_db = i64::try_from(max).unwrap_or(i64::MAX);
         let sql = concat!(
             "INSERT INTO elicitations (",
             columns!(),
-            ") SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10 WHERE (SELECT COUNT(*) FROM \
-             elicitations WHERE principal_issuer = $2 AND principal_subject = $3) < $11 \
+            ") SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 WHERE (SELECT COUNT(*) FROM \
+             elicitations WHERE principal_issuer = $2 AND principal_subject = $3 \
+             AND expires_at > $9) < $12 \
              ON CONFLICT (id) DO NOTHING"
         );
         macro_rules! insert {
             ($executor:expr) => {
-                bind_record!(sqlx::query(sql), r, created, expires)
+                bind_record!(sqlx::query(sql), r, created, expires, data.as_deref())
                     .bind(max_db)
                     .execute($executor)
                     .await
@@ -246,7 +272,12 @@ impl Store {
         if exists > 0 {
             return Err(StoreError::Duplicate(r.id));
         }
-        let pending = self.list_records(&r.principal).await?.len();
+        let pending = self
+            .list_records(&r.principal)
+            .await?
+            .iter()
+            .filter(|p| p.expires_at > r.created_at)
+            .count();
         Err(StoreError::QuotaExceeded { pending, max })
     }
 

@@ -27,6 +27,11 @@ pub(crate) const SQLITE: &[Embedded] = &[
         "url flows",
         include_str!("../migrations/sqlite/0002_url_flows.sql"),
     ),
+    (
+        3,
+        "app data",
+        include_str!("../migrations/sqlite/0003_app_data.sql"),
+    ),
 ];
 
 /// PostgreSQL migrations, in order.
@@ -40,6 +45,11 @@ pub(crate) const POSTGRES: &[Embedded] = &[
         2,
         "url flows",
         include_str!("../migrations/postgres/0002_url_flows.sql"),
+    ),
+    (
+        3,
+        "app data",
+        include_str!("../migrations/postgres/0003_app_data.sql"),
     ),
 ];
 

@@ -29,6 +29,8 @@ macro_rules! backend_tests {
                     elicitations::records_survive_reconnect,
                     elicitations::completes_through_the_server_registry_on_another_node,
                     elicitations::quota_is_exact_under_concurrent_inserts,
+                    elicitations::expired_records_never_count_toward_the_quota,
+                    elicitations::app_data_round_trips,
                     flows::flows_keep_purpose_and_one_outcome,
                     flows::flows_are_shared_and_answered_once,
                     flows::sign_ins_are_taken_once_and_sealed,

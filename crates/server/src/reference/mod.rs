@@ -146,30 +146,29 @@ impl Reference {
     /// Completes a demo URL elicitation for `principal` (what the demo page does);
     /// returns whether this process notified the client.
     ///
-    /// The outcome is recorded before the client hears of it: the elicitation is marked
-    /// completed in the store (at most once), then, for a `connect_demo` elicitation
-    /// only, the user is marked connected, and only then is the completion notification
-    /// sent. A client that retries the moment it is notified finds the user connected.
+    /// Through [`Elicitations::complete_with`]: the id and its owner are checked and the
+    /// elicitation is marked completed in the store (at most once), then, for a
+    /// `connect_demo` elicitation only (its stored application data says so), the user
+    /// is marked connected, and only then is the completion notification sent. A client
+    /// that retries the moment it is notified finds the user connected; a replayed or
+    /// another user's id changes nothing.
     pub async fn complete_demo(
         &self,
         principal: &Principal,
         elicitation_id: &str,
     ) -> Result<bool, Error> {
-        let hub = &self.shared.hub;
-        let record = hub.record_completion(principal, elicitation_id).await?;
-        if DemoPurpose::of_url(record.url.as_deref()) == DemoPurpose::Connect {
-            self.shared
-                .state
-                .mark_connected(principal)
-                .await
-                .map_err(|e| {
-                    Error::new(
-                        ErrorKind::Store,
-                        format!("the elicitation completed, but the connection could not be recorded: {e}"),
-                    )
-                })?;
-        }
-        Ok(hub.notify_completion(elicitation_id, &record.session).await)
+        let state = &self.shared.state;
+        let done = self
+            .shared
+            .hub
+            .complete_with(principal, elicitation_id, |record| async move {
+                if DemoPurpose::of_record(&record) == DemoPurpose::Connect {
+                    state.mark_connected(&record.principal).await?;
+                }
+                Ok::<(), crate::store::StoreError>(())
+            })
+            .await?;
+        Ok(done.completion.notified)
     }
 
     /// Whether `principal` finished the connect demo.
@@ -187,6 +186,10 @@ impl Reference {
     }
 
     /// Sweeps expired and orphaned elicitations every `period` until `ct` is cancelled.
+    ///
+    /// Not needed for correctness: the registry sweeps by itself when elicitations are
+    /// stored ([`ElicitationConfig::sweep_interval`](crate::ElicitationConfig::sweep_interval)).
+    /// A periodic sweep also frees the forms of closed connections on an idle server.
     pub fn spawn_sweeper(
         &self,
         period: Duration,

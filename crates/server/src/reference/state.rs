@@ -68,10 +68,12 @@ impl DemoState for MemoryDemoState {
     }
 }
 
-/// What a demo URL elicitation is for. It is part of the URL the server built and
-/// stored with the pending elicitation (`purpose=connect`), so it survives restarts
-/// with the record, and it is read from the stored record, never from the request the
-/// browser sends to the completion page.
+/// What a demo URL elicitation is for. It is stored with the pending elicitation as its
+/// application data (`{"purpose": "connect"}`,
+/// [`PendingElicitation::app_data`](crate::PendingElicitation::app_data)), so it
+/// survives restarts with the record, and it is read from the stored record
+/// ([`DemoPurpose::of_record`]), never from the request the browser sends to the
+/// completion page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum DemoPurpose {
@@ -90,6 +92,25 @@ impl DemoPurpose {
         match self {
             Self::SignIn => None,
             Self::Connect => Some("connect"),
+        }
+    }
+
+    /// The application data recording this purpose.
+    pub(crate) fn app_data(self) -> serde_json::Value {
+        serde_json::json!({ PURPOSE_PARAM: self.param().unwrap_or("sign_in") })
+    }
+
+    /// The purpose of a stored elicitation: from its application data; for a record
+    /// stored without any (before application data existed), from its URL. Anything
+    /// else is [`DemoPurpose::SignIn`], which grants nothing.
+    pub fn of_record(record: &crate::PendingElicitation) -> DemoPurpose {
+        match record.app_data.as_ref() {
+            Some(data) => {
+                let connect =
+                    data.get(PURPOSE_PARAM).and_then(|v| v.as_str()) == Self::Connect.param();
+                if connect { Self::Connect } else { Self::SignIn }
+            }
+            None => Self::of_url(record.url.as_deref()),
         }
     }
 
@@ -127,6 +148,38 @@ mod tests {
         );
         assert_eq!(of(Some("not a url")), DemoPurpose::SignIn);
         assert_eq!(of(None), DemoPurpose::SignIn);
+    }
+
+    #[test]
+    fn the_purpose_comes_from_the_app_data_before_the_url() {
+        use std::time::SystemTime;
+        let record = |url: &str, data: Option<serde_json::Value>| crate::PendingElicitation {
+            id: "x".into(),
+            principal: Principal::local_user("a"),
+            session: crate::SessionKey::from_stored("s"),
+            mode: mcp_elicit_core::message::Mode::Url,
+            state: mcp_elicit_core::lifecycle::State::Pending,
+            message: "m".into(),
+            url: Some(url.into()),
+            created_at: SystemTime::UNIX_EPOCH,
+            expires_at: SystemTime::UNIX_EPOCH,
+            app_data: data,
+        };
+        let connect_url = "http://127.0.0.1:1/demo/complete?purpose=connect&elicitationId=x";
+        let plain_url = "http://127.0.0.1:1/demo/complete?elicitationId=x";
+        let of = DemoPurpose::of_record;
+        // The stored data decides, whatever the URL says.
+        assert_eq!(
+            of(&record(plain_url, Some(DemoPurpose::Connect.app_data()))),
+            DemoPurpose::Connect
+        );
+        assert_eq!(
+            of(&record(connect_url, Some(DemoPurpose::SignIn.app_data()))),
+            DemoPurpose::SignIn
+        );
+        // Records stored before app data existed: the URL.
+        assert_eq!(of(&record(connect_url, None)), DemoPurpose::Connect);
+        assert_eq!(of(&record(plain_url, None)), DemoPurpose::SignIn);
     }
 
     #[tokio::test]

@@ -76,8 +76,10 @@ fn content_text(content: &serde_json::Map<String, Value>) -> String {
     serde_json::to_string_pretty(&Value::Object(content.clone())).unwrap_or_default()
 }
 
-/// A URL elicitation to the demo completion page. The purpose goes into the URL the
-/// server stores with the pending elicitation (before the id, so the id stays last).
+/// A URL elicitation to the demo completion page. The purpose is stored with the
+/// pending elicitation as its application data (what the completion reads), and also
+/// goes into the URL (before the id, so the id stays last) for records stored before
+/// application data existed.
 fn demo_url(
     reference: &Reference,
     message: &str,
@@ -88,13 +90,15 @@ fn demo_url(
         .demo_base_url
         .trim_end_matches('/')
         .to_owned();
+    let data = purpose.app_data();
     let purpose = purpose
         .param()
         .map(|p| format!("{PURPOSE_PARAM}={p}&"))
         .unwrap_or_default();
-    UrlElicitation::new(message, |id| {
+    Ok(UrlElicitation::new(message, |id| {
         format!("{base}{DEMO_COMPLETE_PATH}?{purpose}elicitationId={id}")
-    })
+    })?
+    .with_app_data(data))
 }
 
 /// Runs the demo tool `name`; `None` when it is not one. Every tool works on both

@@ -77,11 +77,13 @@ impl ElicitationStore for MemoryStore {
         record: PendingElicitation,
         max: usize,
     ) -> BoxFuture<'_, Result<(), StoreError>> {
-        // Count and insert under one lock: exact, whatever runs concurrently.
+        // Count and insert under one lock: exact, whatever runs concurrently. Expired
+        // records (swept or not) do not count.
         let mut map = self.lock();
+        let now = record.created_at;
         let pending = map
             .values()
-            .filter(|r| r.principal == record.principal)
+            .filter(|r| r.principal == record.principal && r.expires_at > now)
             .count();
         let result = if pending >= max {
             Err(StoreError::QuotaExceeded { pending, max })
@@ -194,7 +196,32 @@ mod tests {
             url: Some("https://example.com".into()),
             created_at: t0,
             expires_at: t0 + Duration::from_secs(expires_in),
+            app_data: None,
         }
+    }
+
+    #[tokio::test]
+    async fn expired_records_never_count_toward_the_quota() {
+        // Quota 2, lifetime 1 s: two pending, a third refused; once they expired (not
+        // swept: still stored), a new one is accepted.
+        let store = MemoryStore::new();
+        for id in ["a", "b"] {
+            store
+                .insert_within_quota(record(id, "alice", 1), 2)
+                .await
+                .expect("within quota");
+        }
+        assert!(matches!(
+            store.insert_within_quota(record("c", "alice", 1), 2).await,
+            Err(StoreError::QuotaExceeded { pending: 2, max: 2 })
+        ));
+        let mut later = record("d", "alice", 3);
+        later.created_at = SystemTime::UNIX_EPOCH + Duration::from_secs(2);
+        store
+            .insert_within_quota(later, 2)
+            .await
+            .expect("expired records are not counted");
+        assert_eq!(store.count().await, Ok(3), "nothing was swept");
     }
 
     #[tokio::test]

@@ -114,7 +114,6 @@ fn form_text(outcome: FormOutcome<serde_json::Map<String, Value>>) -> String {
         FormOutcome::Accepted(c) => format!("accepted {}", Value::Object(c)),
         FormOutcome::Declined => "declined".into(),
         FormOutcome::Cancelled => "cancelled".into(),
-        _ => "other".into(),
     }
 }
 

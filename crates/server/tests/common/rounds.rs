@@ -8,7 +8,7 @@ use std::sync::Arc;
 use mcp_elicit_core::schema::Schema;
 use mcp_elicit_server::{
     Ask, ElicitationConfig, Elicitations, FormOutcome, IdentityPolicy, MemoryStore, Principal,
-    SessionScope, StateKeys, Stop, UrlElicitation, UrlOutcome, respond,
+    SessionScope, StateKeys, Stop, UrlElicitation, UrlOutcome, respond, respond_tool,
 };
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ProtocolVersion,
@@ -45,9 +45,18 @@ fn string_schema(name: &str) -> Schema {
 
 /// A registry for local user `user`, state keys from [`KEY_FILE`], time from `clock`.
 pub fn rounds_hub(user: &str, clock: Arc<ManualClock>) -> Elicitations {
+    rounds_hub_with(user, clock, |c| c)
+}
+
+/// [`rounds_hub`] with its configuration changed by `edit`.
+pub fn rounds_hub_with(
+    user: &str,
+    clock: Arc<ManualClock>,
+    edit: impl FnOnce(ElicitationConfig) -> ElicitationConfig,
+) -> Elicitations {
     let config = ElicitationConfig::new(IdentityPolicy::LocalUser(Principal::local_user(user)))
         .with_state_keys(StateKeys::parse(KEY_FILE).expect("keys"));
-    Elicitations::with_store(config, Arc::new(MemoryStore::new()), clock)
+    Elicitations::with_store(edit(config), Arc::new(MemoryStore::new()), clock)
 }
 
 /// Tools written once with [`Ask`].
@@ -64,7 +73,6 @@ fn outcome_text(o: &FormOutcome<serde_json::Map<String, Value>>) -> String {
         FormOutcome::Accepted(c) => format!("accepted {}", Value::Object(c.clone())),
         FormOutcome::Declined => "declined".into(),
         FormOutcome::Cancelled => "cancelled".into(),
-        _ => "other".into(),
     }
 }
 
@@ -107,9 +115,10 @@ impl AskServer {
             "connect" => {
                 let outcome = ask
                     .url("connect", || async {
-                        UrlElicitation::new("Connect your account", |id| {
+                        Ok(UrlElicitation::new("Connect your account", |id| {
                             format!("https://mcp.example.com/connect?elicitationId={id}")
-                        })
+                        })?
+                        .with_app_data(json!({"provider": "example"})))
                     })
                     .await?;
                 Ok(text(match outcome {
@@ -118,6 +127,16 @@ impl AskServer {
                     UrlOutcome::Cancelled => "cancelled",
                     _ => "other",
                 }))
+            }
+            "accepted" => {
+                // The user's decline, cancel or invalid answer becomes a tool result
+                // (respond_tool, below).
+                let schema = Schema::parse(&handle_schema()).expect("schema");
+                let content = ask
+                    .form_with_schema("profile", "Pick a handle", &schema)
+                    .await?
+                    .accepted()?;
+                Ok(text(format!("accepted {}", Value::Object(content))))
             }
             "legacy_required" => {
                 // A tool written the 2025 way only: the edge must never let -32042 out.
@@ -146,6 +165,9 @@ impl ServerHandler for AskServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if request.name == "accepted" {
+            return respond_tool(self.run(&request, &context).await);
+        }
         respond(self.run(&request, &context).await)
     }
 }

@@ -46,6 +46,7 @@ fn record(
             .then(|| format!("https://mcp.example.com/connect?elicitationId={id}")),
         created_at: t(0),
         expires_at: t(expires),
+        app_data: None,
     }
 }
 
@@ -500,4 +501,48 @@ pub(crate) async fn quota_is_exact_under_concurrent_inserts(db: &TestDb) {
         .insert_within_quota(record("again", &alice(), "s", Mode::Url, 60), MAX)
         .await
         .expect("a freed place is usable");
+}
+
+/// Quota 2, lifetime 1 s: once the user's records expired (still stored, not swept), a
+/// new one is accepted; the count of the refusal names only unexpired records.
+pub(crate) async fn expired_records_never_count_toward_the_quota(db: &TestDb) {
+    let store = db.connect().await;
+    for id in ["q1", "q2"] {
+        store
+            .insert_within_quota(record(id, &alice(), "s", Mode::Url, 1), 2)
+            .await
+            .expect("within quota");
+    }
+    assert_eq!(
+        store
+            .insert_within_quota(record("q3", &alice(), "s", Mode::Url, 1), 2)
+            .await,
+        Err(StoreError::QuotaExceeded { pending: 2, max: 2 })
+    );
+    let mut later = record("q4", &alice(), "s", Mode::Url, 60);
+    later.created_at = t(2);
+    store
+        .insert_within_quota(later, 2)
+        .await
+        .expect("expired records are not counted");
+    assert_eq!(store.count().await, Ok(3), "nothing was swept");
+}
+
+/// The application's data round-trips as JSON; none stays none.
+pub(crate) async fn app_data_round_trips(db: &TestDb) {
+    let store = db.connect().await;
+    let mut with = record("d1", &alice(), "s", Mode::Url, 60);
+    with.app_data = Some(serde_json::json!({"provider": "calendar", "n": 3, "ok": true}));
+    store.insert(with.clone()).await.expect("insert");
+    let mut quota = record("d2", &alice(), "s", Mode::Url, 60);
+    quota.app_data = Some(serde_json::json!(["a", "ü"]));
+    store
+        .insert_within_quota(quota.clone(), 10)
+        .await
+        .expect("insert within quota");
+    let without = record("d3", &alice(), "s", Mode::Url, 60);
+    store.insert(without.clone()).await.expect("insert");
+    assert_eq!(store.get(&alice(), "d1").await, Ok(Some(with)));
+    assert_eq!(store.get(&alice(), "d2").await, Ok(Some(quota)));
+    assert_eq!(store.get(&alice(), "d3").await, Ok(Some(without)));
 }

@@ -651,6 +651,7 @@ pub(crate) async fn corrupt_rows_are_errors(db: &TestDb) {
             url: None,
             created_at: t0(),
             expires_at: t0() + Duration::from_secs(60),
+            app_data: None,
         })
         .await
         .expect("insert");

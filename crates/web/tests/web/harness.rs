@@ -274,6 +274,7 @@ impl Stack {
                 url: Some(self.web.connect_url(&id)),
                 created_at: now,
                 expires_at,
+                app_data: None,
             })
             .await
             .expect("insert pending elicitation");

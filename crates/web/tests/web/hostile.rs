@@ -69,6 +69,7 @@ fn target() -> Target {
                 url: Some(web.connect_url(ID)),
                 created_at: now,
                 expires_at: now + std::time::Duration::from_secs(3600),
+                app_data: None,
             })
             .await
             .expect("pending");
