@@ -285,6 +285,66 @@ async fn authorized_serve_guards_mcp_and_completes_url_flows_through_the_pages()
     assert!(log.contains("authorized by"), "{log}");
 }
 
+/// Issue 14: in authorized mode the reference server's demo page (`/demo/complete`,
+/// which signs the browser in as the local user) is not served, yet `connect_demo` and
+/// `demo_url` handed out links to it, which answered 404. Authorized mode hands out no
+/// such link: the two tools are not listed, and calling them is refused (-32602, naming
+/// local mode and the tools whose pages sign the user in). Every URL a tool hands out
+/// must be a page the server serves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn authorized_mode_hands_out_no_link_to_the_local_demo_page() {
+    let port = free_port();
+    let base = format!("http://127.0.0.1:{port}");
+    let (_provider, issuer) = start_provider(&base).await;
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let args = authorized_args(&dir, port, &issuer);
+    let server = Server::start(&args, &[], port);
+    let http = reqwest::Client::new();
+    let (mut client, _) = authorized_client(&base, &issuer).await;
+
+    for (n, tool) in [(10, "connect_demo"), (11, "demo_url")] {
+        let answer = client
+            .post(json!({"jsonrpc": "2.0", "id": n, "method": "tools/call",
+                "params": {"name": tool, "arguments": {}}}))
+            .await;
+        let response = answer
+            .iter()
+            .find(|m| m["id"] == n)
+            .cloned()
+            .unwrap_or_else(|| panic!("no response to {tool}: {answer:?}"));
+        // What it used to do: -32042 with a link that is not served.
+        if let Some(url) = response["error"]["data"]["elicitations"][0]["url"].as_str() {
+            let status = http.get(url).send().await.expect("GET the link").status();
+            panic!("{tool} handed out {url}, which answers {status}");
+        }
+        assert_eq!(response["error"]["code"], -32602, "{tool}: {response}");
+        let message = response["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("local mode") && message.contains("approve_purchase"),
+            "{tool}: {message}"
+        );
+    }
+    let list = client
+        .post(json!({"jsonrpc": "2.0", "id": 12, "method": "tools/list"}))
+        .await;
+    let names: Vec<String> = list
+        .iter()
+        .find(|m| m["id"] == 12)
+        .and_then(|m| m["result"]["tools"].as_array())
+        .expect("tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str().map(str::to_owned))
+        .collect();
+    assert!(
+        !names.iter().any(|n| n == "connect_demo" || n == "demo_url"),
+        "{names:?}"
+    );
+    assert!(names.iter().any(|n| n == "demo_form"), "{names:?}");
+    let received = client.received.lock().expect("lock").clone();
+    assert!(!received.contains("/demo/complete"), "{received}");
+    drop(server);
+}
+
 /// `--scopes-supported` and `--required-scopes`: the metadata advertises the scopes, and
 /// a valid token without a required scope is refused with 403 `insufficient_scope`
 /// naming the scope needed (MCP authorization, "Scope Challenge Handling").

@@ -210,6 +210,12 @@ pub(crate) fn spawn_sweeper(
     })
 }
 
+/// The reference server's tools whose URL is its demo page (`/demo/complete`), which
+/// takes whoever opens it for the local user. With an issuer that page is not served (a
+/// page must sign the user in, and check it is the user the elicitation is for), so
+/// these tools are not offered: their links would answer 404.
+const LOCAL_PAGE_TOOLS: [&str; 2] = ["demo_url", "connect_demo"];
+
 /// One client connection: the web tools dispatched first, then the reference server.
 struct WebServer {
     scope: SessionScope,
@@ -217,6 +223,14 @@ struct WebServer {
     tools: Arc<WebTools>,
     /// List the reference server's tools before the web tools (local mode).
     reference_first: bool,
+}
+
+impl WebServer {
+    /// Whether `name` is a reference tool not offered here (see [`LOCAL_PAGE_TOOLS`]).
+    fn withheld(&self, name: &str) -> bool {
+        // `reference_first` is local mode.
+        !self.reference_first && LOCAL_PAGE_TOOLS.contains(&name)
+    }
 }
 
 #[allow(deprecated)]
@@ -246,7 +260,7 @@ impl ServerHandler for WebServer {
         let rest = rest
             .tools
             .into_iter()
-            .filter(|t| !WebTools::handles(&t.name));
+            .filter(|t| !WebTools::handles(&t.name) && !self.withheld(&t.name));
         // Local mode (the demo): a newcomer meets the reference form first; with an
         // issuer the URL-flow tools lead.
         let tools: Vec<Tool> = if self.reference_first {
@@ -265,6 +279,9 @@ impl ServerHandler for WebServer {
                 .into_iter()
                 .find(|t| t.name == name);
         }
+        if self.withheld(name) {
+            return None;
+        }
         self.inner.get_tool(name)
     }
 
@@ -273,6 +290,17 @@ impl ServerHandler for WebServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if self.withheld(&request.name) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "the tool {} is offered in local mode only (its demo page signs the browser in \
+                     as the local user); with an issuer try set_api_key, approve_purchase or \
+                     connect_provider, whose pages sign you in",
+                    request.name
+                ),
+                None,
+            ));
+        }
         if WebTools::handles(&request.name) {
             let mut ask = self.scope.ask(&context, &request).await?;
             let args = request.arguments.clone().unwrap_or_default();
