@@ -46,6 +46,27 @@ server.listen(0, '127.0.0.1', () => {
         response_types: ['code'],
         scope: 'openid offline_access api:read',
       },
+      // The mcp-elicit command line (issue 13): a native public client on a loopback
+      // redirect (any port, RFC 8252 §7.3), and a machine client for client_credentials
+      // with the secret in the body (what rmcp's client credentials flow sends).
+      {
+        client_id: 'mcp-cli',
+        application_type: 'native',
+        token_endpoint_auth_method: 'none',
+        redirect_uris: ['http://127.0.0.1/callback'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        scope: 'openid offline_access mcp',
+      },
+      {
+        client_id: 'mcp-cli-cc',
+        client_secret: 'mcp-cli-cc-secret',
+        token_endpoint_auth_method: 'client_secret_post',
+        grant_types: ['client_credentials'],
+        response_types: [],
+        redirect_uris: [],
+        scope: 'mcp',
+      },
       {
         client_id: 'mcp-test-cc',
         client_secret: 'mcp-test-cc-secret',
