@@ -67,6 +67,8 @@ mod words;
 
 pub use finding::{LinkFinding, MessageLint, Part, SecretCategory, SecretFinding};
 
+use std::sync::{Arc, OnceLock};
+
 use crate::danger::ReviewedNotSecret;
 use crate::error::pointer_token;
 use crate::schema::{PropertyKind, Schema};
@@ -96,7 +98,37 @@ pub fn lint_schema(schema: &Schema) -> Vec<SecretFinding> {
 }
 
 /// [`lint_schema`], without the findings for properties a reviewer has allowed.
+///
+/// The lint runs once per schema: its findings are kept in the [`Schema`] (which cannot
+/// change once built) and shared by its clones, so a server that sends the same schema
+/// on every call pays for the matching once.
 pub fn lint_schema_with(schema: &Schema, reviewed: &ReviewedNotSecret) -> Vec<SecretFinding> {
+    let all = schema.lint.0.get_or_init(|| lint_all(schema).into());
+    all.iter()
+        .filter(|f| {
+            let of_property = matches!(f.part(), Part::Name | Part::Title | Part::Description);
+            !(of_property && reviewed.is_allowed(f.property()))
+        })
+        .cloned()
+        .collect()
+}
+
+/// The findings of a schema, kept in it (see [`lint_schema_with`]).
+#[derive(Clone, Default)]
+pub(crate) struct LintMemo(OnceLock<Arc<[SecretFinding]>>);
+
+impl std::fmt::Debug for LintMemo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(if self.0.get().is_some() {
+            "LintMemo(done)"
+        } else {
+            "LintMemo(not yet)"
+        })
+    }
+}
+
+/// Every secret finding of `schema`, no property allowed.
+fn lint_all(schema: &Schema) -> Vec<SecretFinding> {
     let mut out = Vec::new();
     let top = [
         (Part::SchemaTitle, schema.title(), "/title"),
@@ -118,9 +150,6 @@ pub fn lint_schema_with(schema: &Schema, reviewed: &ReviewedNotSecret) -> Vec<Se
             // A boolean or a select cannot carry a secret: the user picks a listed value.
             _ => continue,
         };
-        if reviewed.is_allowed(p.name()) {
-            continue;
-        }
         let base = format!("/properties/{}", pointer_token(p.name()));
         push_secrets(
             &mut out,
@@ -257,4 +286,59 @@ pub fn lint_message(message: &str) -> MessageLint {
         .map(|(_, url)| LinkFinding::new("", Part::Message, String::new(), &url))
         .collect();
     MessageLint { secrets, links }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn flagged(findings: &[SecretFinding]) -> Vec<(&str, Part)> {
+        findings.iter().map(|f| (f.property(), f.part())).collect()
+    }
+
+    #[test]
+    fn findings_are_kept_in_the_schema_shared_by_clones_and_reviews_apply_on_every_call() {
+        let schema = Schema::parse(&json!({
+            "type": "object",
+            "title": "Your password",
+            "properties": {
+                "apiKey": {"type": "string"},
+                "code": {"type": "string", "title": "Card CVV"}
+            }
+        }))
+        .expect("schema");
+        assert!(
+            schema.lint.0.get().is_none(),
+            "nothing is matched before use"
+        );
+        let all = lint_schema(&schema);
+        assert_eq!(
+            flagged(&all),
+            [
+                ("", Part::SchemaTitle),
+                ("apiKey", Part::Name),
+                ("code", Part::Title)
+            ]
+        );
+        let kept = schema
+            .lint
+            .0
+            .get()
+            .expect("kept after the first lint")
+            .clone();
+        let copy = schema.clone();
+        let shared = copy.lint.0.get().expect("a clone has them too");
+        assert!(Arc::ptr_eq(&kept, shared));
+        // A reviewer's allowance removes that property's findings, not the schema's own.
+        let reviewed = ReviewedNotSecret::new().allow("apiKey", "a key id, not a key");
+        assert_eq!(
+            flagged(&lint_schema_with(&copy, &reviewed)),
+            [("", Part::SchemaTitle), ("code", Part::Title)]
+        );
+        let empty_name = ReviewedNotSecret::new().allow("", "no such property");
+        assert_eq!(lint_schema_with(&schema, &empty_name), all);
+        assert_eq!(lint_schema(&copy), all, "the same answer every time");
+    }
 }

@@ -30,6 +30,9 @@ pub struct Schema {
     /// Set by a tolerant reading that went beyond the subset: the schema as received and
     /// the notices for the user.
     pub(crate) reading: Option<Box<TolerantReading>>,
+    /// The secret-field lint's findings, computed on first use and shared by clones: they
+    /// depend only on the schema, which cannot change once built.
+    pub(crate) lint: crate::lint::LintMemo,
 }
 
 /// What a tolerant reading that went beyond the subset keeps at the top level.

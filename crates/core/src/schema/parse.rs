@@ -511,6 +511,7 @@ pub(crate) fn parse_schema(cx: &mut Ctx<'_>, value: &Value) -> Option<Schema> {
         required_listed,
         extensions,
         reading: None,
+        lint: Default::default(),
     })
 }
 

@@ -43,6 +43,7 @@ pub(super) fn schema(properties: Vec<Property>) -> Schema {
         required_listed: true,
         extensions: Map::new(),
         reading: None,
+        lint: Default::default(),
     }
 }
 
