@@ -1,16 +1,5 @@
-//! `tools/call` with URLElicitationRequiredError (-32042) handling.
-//!
-//! When a call fails with -32042, [`ElicitationClient::call_tool`]:
-//! 1. parses the error data ([`UrlElicitationRequired::parse_data`]);
-//! 2. registers a completion waiter for every listed elicitation *before* presenting any
-//!    (so a notification that arrives fast is not missed);
-//! 3. shows the user the whole list ([`ElicitationUi::required_overview`]), then asks
-//!    consent for each (the same pipeline as URL-mode requests: analysis, blocked
-//!    URLs refused, explicit consent, system browser);
-//! 4. waits for all completion notifications; when they are overdue
-//!    ([`Config::completion_timeout`](crate::Config::completion_timeout)) the user
-//!    chooses retry now, keep waiting or cancel;
-//! 5. retries the original request, at most [`Config::max_retry_rounds`](crate::Config::max_retry_rounds) times.
+//! `tools/call` with URLElicitationRequiredError (-32042) handling: the algorithm is
+//! documented on [`ElicitationClient::call_tool`] (this module is private).
 
 use mcp_elicit_core::message::{URL_ELICITATION_REQUIRED, UrlElicitationRequired};
 use rmcp::model::{CallToolRequestParams, CallToolResult, ErrorData};
@@ -122,6 +111,22 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
     /// (several as one [`InputOverview`](crate::InputOverview)), retries with the answers and
     /// the `requestState` echoed exactly, asks at once when the server is "still waiting",
     /// and stops after [`Config::max_input_rounds`](crate::Config::max_input_rounds).
+    ///
+    /// # The -32042 retry, step by step (2025-11-25)
+    ///
+    /// When a call fails with `URLElicitationRequiredError` (-32042):
+    /// 1. the error data is parsed ([`UrlElicitationRequired::parse_data`]);
+    /// 2. a completion waiter is registered for every listed elicitation *before* any is
+    ///    presented (so a notification that arrives fast is not missed);
+    /// 3. the user sees the whole list ([`ElicitationUi::required_overview`]), then is asked
+    ///    consent for each (the same pipeline as URL-mode requests: analysis, blocked URLs
+    ///    refused, explicit consent, system browser);
+    /// 4. the client waits for all completion notifications; when they are overdue
+    ///    ([`Config::completion_timeout`](crate::Config::completion_timeout)) the user
+    ///    chooses retry now, keep waiting or cancel;
+    /// 5. the original request is retried, at most
+    ///    [`Config::max_retry_rounds`](crate::Config::max_retry_rounds) times; why it stopped
+    ///    otherwise is a [`CallError`] ([`NotCompleted`] says which step).
     pub async fn call_tool(
         &self,
         peer: &Peer<RoleClient>,

@@ -1,19 +1,5 @@
-//! Deriving a [`Schema`] from a Rust type through `schemars` (crate feature `schemars`).
-//!
-//! `schemars` describes a type in full JSON Schema 2020-12; this module maps that
-//! description into the restricted subset and then runs [`Schema::parse`], so a type
-//! that does not fit (a nested struct, a `Vec` of structs, a map) is refused with the
-//! same [`Errors`] a received schema would get, pointing into the generated JSON.
-//!
-//! The mapping, for schemars 1.x output with subschemas inlined:
-//! - `Option<T>` (`"type": [T, "null"]`, a `null` enum value, or `anyOf: [T, {"type":
-//!   "null"}]`) becomes `T`; such fields are not in `required`, so they stay optional;
-//! - integer `format`s (`int32`, `uint8`, `double`...) are dropped, their ranges kept;
-//! - a unit-variant enum is a single-select: `enum` as is, or `oneOf` of `const`s, titled
-//!   by each variant's `title` or doc comment when any has one;
-//! - `Vec<Enum>` / `HashSet<Enum>` is a multi-select (`uniqueItems` is implied and dropped);
-//! - annotation-only keywords (`examples`, `deprecated`, `readOnly`, `writeOnly`) and
-//!   `null` defaults are dropped.
+//! Deriving a [`Schema`] from a Rust type through `schemars` (crate feature `schemars`):
+//! the mapping is documented on [`Schema::from_type`] (this module is private).
 
 use serde_json::{Map, Value};
 
@@ -24,6 +10,26 @@ impl Schema {
     /// The form schema of `T`, from its [`schemars::JsonSchema`] description. Fails,
     /// naming the field, when `T` is not a flat struct of primitive fields, unit-variant
     /// enums and collections of such enums.
+    ///
+    /// `schemars` describes a type in full JSON Schema 2020-12; this maps that
+    /// description into the restricted subset and then runs [`Schema::parse`], so a type
+    /// that does not fit (a nested struct, a `Vec` of structs, a map) is refused with the
+    /// same [`Errors`] a received schema would get, pointing into the generated JSON.
+    ///
+    /// The mapping, for schemars 1.x output with subschemas inlined:
+    /// - `String`, `bool`, integers and floats are `string`, `boolean`, `integer`,
+    ///   `number`; doc comments become `description`; schemars' own attributes
+    ///   (`title`, `length(..)`, `range(..)`, `regex(..)`, `email`, `url`,
+    ///   `extend("format" = "date")`) give the keywords schemars writes, which
+    ///   [`Schema::parse`] then checks against the subset;
+    /// - `Option<T>` (`"type": [T, "null"]`, a `null` enum value, or `anyOf: [T, {"type":
+    ///   "null"}]`) becomes `T`; such fields are not in `required`, so they stay optional;
+    /// - integer `format`s (`int32`, `uint8`, `double`...) are dropped, their ranges kept;
+    /// - a unit-variant enum is a single-select: `enum` as is, or `oneOf` of `const`s, titled
+    ///   by each variant's `title` or doc comment when any has one;
+    /// - `Vec<Enum>` / `HashSet<Enum>` is a multi-select (`uniqueItems` is implied and dropped);
+    /// - annotation-only keywords (`examples`, `deprecated`, `readOnly`, `writeOnly`) and
+    ///   `null` defaults are dropped.
     ///
     /// ```
     /// # #[cfg(feature = "schemars")] {
