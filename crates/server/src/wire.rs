@@ -231,6 +231,7 @@ pub async fn exact_rounds_http(request: Request, next: Next) -> Response {
             let events = SseRewrite {
                 inner: Box::pin(body.into_data_stream()),
                 pending: Vec::new(),
+                scanned: 0,
                 done: false,
             };
             Response::from_parts(parts, Body::from_stream(events))
@@ -240,16 +241,23 @@ pub async fn exact_rounds_http(request: Request, next: Next) -> Response {
 }
 
 /// An SSE body, event by event, with each `data:` message rewritten.
+///
+/// A chunk that holds whole events and no round passes as it came (no copy, no scan of
+/// its events); otherwise bytes wait in `pending` until an event is complete, and only
+/// the bytes not searched yet are searched for its end.
 struct SseRewrite {
     inner: Pin<Box<dyn Stream<Item = Result<Bytes, axum::Error>> + Send>>,
     /// Bytes of an event not complete yet.
     pending: Vec<u8>,
+    /// How much of `pending` holds no event end (searching again starts there).
+    scanned: usize,
     done: bool,
 }
 
-/// The end of the first complete event in `buf` (after its blank line).
-fn event_end(buf: &[u8]) -> Option<usize> {
-    (0..buf.len()).find_map(|i| {
+/// The end of the first complete event in `buf` (after its blank line), searching from
+/// `from` (a blank line may start up to 3 bytes before it).
+fn event_end(buf: &[u8], from: usize) -> Option<usize> {
+    (from.saturating_sub(3)..buf.len()).find_map(|i| {
         if buf[i..].starts_with(b"\n\n") {
             Some(i + 2)
         } else if buf[i..].starts_with(b"\r\n\r\n") {
@@ -260,14 +268,25 @@ fn event_end(buf: &[u8]) -> Option<usize> {
     })
 }
 
+/// Whether `chunk` may hold a round: it names the private member (or is not UTF-8, which
+/// the slow path passes unchanged too).
+fn may_hold_round(chunk: &[u8]) -> bool {
+    std::str::from_utf8(chunk).map_or(true, |t| t.contains(EXACT_REQUESTS_META))
+}
+
+/// Whether `chunk` ends where an event ends.
+fn ends_an_event(chunk: &[u8]) -> bool {
+    chunk.ends_with(b"\n\n") || chunk.ends_with(b"\r\n\r\n")
+}
+
 /// One SSE event with its `data:` message rewritten (one data line: rmcp writes the
-/// message on one line).
-fn rewrite_event(event: &[u8]) -> Vec<u8> {
-    let Ok(text) = std::str::from_utf8(event) else {
-        return event.to_vec();
+/// message on one line); returned as it came when it holds no round.
+fn rewrite_event(event: Vec<u8>) -> Vec<u8> {
+    let Ok(text) = std::str::from_utf8(&event) else {
+        return event;
     };
     if !text.contains(EXACT_REQUESTS_META) {
-        return event.to_vec();
+        return event;
     }
     let mut out = String::with_capacity(text.len());
     for line in text.split_inclusive('\n') {
@@ -299,10 +318,14 @@ impl Stream for SseRewrite {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         loop {
-            if let Some(end) = event_end(&self.pending) {
-                let event: Vec<u8> = self.pending.drain(..end).collect();
-                return Poll::Ready(Some(Ok(Bytes::from(rewrite_event(&event)))));
+            let from = self.scanned;
+            if let Some(end) = event_end(&self.pending, from) {
+                let rest = self.pending.split_off(end);
+                let event = std::mem::replace(&mut self.pending, rest);
+                self.scanned = 0;
+                return Poll::Ready(Some(Ok(Bytes::from(rewrite_event(event)))));
             }
+            self.scanned = self.pending.len();
             if self.done {
                 if self.pending.is_empty() {
                     return Poll::Ready(None);
@@ -311,7 +334,13 @@ impl Stream for SseRewrite {
                 return Poll::Ready(Some(Ok(Bytes::from(rest))));
             }
             match self.inner.poll_next_unpin(cx) {
-                Poll::Ready(Some(Ok(chunk))) => self.pending.extend_from_slice(&chunk),
+                Poll::Ready(Some(Ok(chunk))) => {
+                    // Whole events without a round: on as they came.
+                    if self.pending.is_empty() && ends_an_event(&chunk) && !may_hold_round(&chunk) {
+                        return Poll::Ready(Some(Ok(chunk)));
+                    }
+                    self.pending.extend_from_slice(&chunk);
+                }
                 Poll::Ready(Some(Err(e))) => return Poll::Ready(Some(Err(e))),
                 Poll::Ready(None) => self.done = true,
                 Poll::Pending => return Poll::Pending,
@@ -351,7 +380,7 @@ mod tests {
         );
 
         let event = format!("id: 0\nevent: message\ndata: {}\n\n", stashed());
-        let out = String::from_utf8(rewrite_event(event.as_bytes())).expect("utf8");
+        let out = String::from_utf8(rewrite_event(event.clone().into_bytes())).expect("utf8");
         assert!(out.starts_with("id: 0\nevent: message\ndata: {"), "{out}");
         assert!(
             out.ends_with("}\n\n")
@@ -359,9 +388,62 @@ mod tests {
                 && !out.contains(EXACT_REQUESTS_META),
             "{out}"
         );
-        assert_eq!(event_end(b"data: x\n\ndata: y"), Some(9));
-        assert_eq!(event_end(b"data: x\r\n\r\n"), Some(11));
-        assert_eq!(event_end(b"data: x\n"), None);
+        assert_eq!(event_end(b"data: x\n\ndata: y", 0), Some(9));
+        assert_eq!(event_end(b"data: x\r\n\r\n", 0), Some(11));
+        assert_eq!(event_end(b"data: x\n", 0), None);
+        // A search resumed past the first of the blank line's bytes still finds it.
+        assert_eq!(event_end(b"data: x\r\n\r\n", 9), Some(11));
+        assert_eq!(event_end(b"data: x\n\n", 8), Some(9));
+    }
+
+    /// What an SSE body of `chunks` becomes on the way out.
+    async fn rewritten(chunks: Vec<Bytes>) -> Vec<Bytes> {
+        let inner = futures::stream::iter(chunks.into_iter().map(Ok));
+        SseRewrite {
+            inner: Box::pin(inner),
+            pending: Vec::new(),
+            scanned: 0,
+            done: false,
+        }
+        .map(|r| r.expect("chunk"))
+        .collect()
+        .await
+    }
+
+    #[tokio::test]
+    async fn sse_chunks_without_a_round_pass_as_they_came_and_split_rounds_are_rewritten() {
+        // Whole events without a round: the very same bytes (not a copy).
+        let plain = Bytes::from_static(b"id: 1\ndata: {\"jsonrpc\":\"2.0\"}\n\ndata: {}\n\n");
+        let out = rewritten(vec![plain.clone()]).await;
+        assert_eq!(out, std::slice::from_ref(&plain));
+        assert_eq!(out[0].as_ptr(), plain.as_ptr());
+
+        // A round split over three chunks, behind a plain event in the same chunk, and an
+        // incomplete tail at the end of the body.
+        let round = format!("data: {}\n\n", stashed());
+        let (a, b) = round.as_bytes().split_at(20);
+        let (b, c) = b.split_at(b.len() - 1);
+        let first = [b"data: {}\n\n".as_slice(), a].concat();
+        let out = rewritten(vec![
+            Bytes::from(first),
+            Bytes::copy_from_slice(b),
+            Bytes::copy_from_slice(c),
+            Bytes::from_static(b"data: tail"),
+        ])
+        .await;
+        let text: Vec<String> = out
+            .iter()
+            .map(|b| String::from_utf8(b.to_vec()).expect("utf8"))
+            .collect();
+        assert_eq!(text.len(), 3, "{text:?}");
+        assert_eq!(text[0], "data: {}\n\n");
+        assert!(
+            text[1].contains("\"pattern\":\"^a$\"") && !text[1].contains(EXACT_REQUESTS_META),
+            "{}",
+            text[1]
+        );
+        assert!(text[1].ends_with("}\n\n"));
+        assert_eq!(text[2], "data: tail");
     }
 
     #[tokio::test]
