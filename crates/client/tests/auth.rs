@@ -444,3 +444,33 @@ async fn client_credentials_sign_in_without_a_user() {
     assert!(seen.bearer.iter().all(|b| b == "Bearer secret-token-1"));
     assert_eq!(run.store.resources(), vec![run.fake.mcp()]);
 }
+
+#[tokio::test]
+async fn a_refused_stored_token_is_refreshed_at_its_own_issuer_before_signing_in_again() {
+    let fake = auth_server::start(Knobs {
+        offline: true,
+        ..Knobs::default()
+    })
+    .await;
+    let store = MemoryTokenStore::default();
+    let (client, _auth, target) = client_for(&fake, &store);
+    let connection = client.connect(&target).await.unwrap();
+    let _ = connection.cancel().await;
+    fake.revoke("secret-token-1");
+
+    // The next run sends the stored token, gets 401, and refreshes instead of asking the user.
+    let (client, _auth, target) = client_for(&fake, &store);
+    let connection = client.connect(&target).await.unwrap();
+    connection.peer().list_all_tools().await.unwrap();
+    let _ = connection.cancel().await;
+    let seen = fake.seen();
+    assert_eq!(seen.authorize.len(), 1, "asked the user again");
+    assert_eq!(
+        query_param(&seen.token[1], "grant_type").as_deref(),
+        Some("refresh_token")
+    );
+    assert_eq!(
+        seen.bearer.last().map(String::as_str),
+        Some("Bearer secret-token-2")
+    );
+}

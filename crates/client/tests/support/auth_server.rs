@@ -60,6 +60,7 @@ struct Shared {
     knobs: Knobs,
     seen: Arc<Mutex<Seen>>,
     issued: Arc<Mutex<u32>>,
+    revoked: Arc<Mutex<Vec<String>>>,
 }
 
 /// A running fake.
@@ -67,12 +68,18 @@ pub(crate) struct Fake {
     /// `http://127.0.0.1:PORT` (the issuer).
     pub base: String,
     seen: Arc<Mutex<Seen>>,
+    revoked: Arc<Mutex<Vec<String>>>,
 }
 
 impl Fake {
     /// The MCP endpoint.
     pub(crate) fn mcp(&self) -> String {
         format!("{}/mcp", self.base)
+    }
+
+    /// From now on `/mcp` answers 401 to this access token.
+    pub(crate) fn revoke(&self, token: &str) {
+        self.revoked.lock().unwrap().push(token.to_owned());
     }
 
     /// What the client did so far.
@@ -86,11 +93,13 @@ pub(crate) async fn start(knobs: Knobs) -> Fake {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let seen = Arc::new(Mutex::new(Seen::default()));
+    let revoked = Arc::new(Mutex::new(Vec::new()));
     let shared = Shared {
         base: base.clone(),
         knobs,
         seen: seen.clone(),
         issued: Arc::new(Mutex::new(0)),
+        revoked: revoked.clone(),
     };
     let app = Router::new()
         .route("/.well-known/oauth-protected-resource/mcp", get(prm))
@@ -103,7 +112,11 @@ pub(crate) async fn start(knobs: Knobs) -> Fake {
     tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
     });
-    Fake { base, seen }
+    Fake {
+        base,
+        seen,
+        revoked,
+    }
 }
 
 async fn not_allowed() -> StatusCode {
@@ -240,9 +253,10 @@ async fn mcp(State(s): State<Shared>, headers: HeaderMap, body: Bytes) -> Respon
     if let Some(b) = &bearer {
         s.seen.lock().unwrap().bearer.push(b.clone());
     }
-    let valid = bearer
-        .as_deref()
-        .is_some_and(|b| b.starts_with("Bearer secret-token-"));
+    let revoked = s.revoked.lock().unwrap().clone();
+    let valid = bearer.as_deref().is_some_and(|b| {
+        b.starts_with("Bearer secret-token-") && !revoked.iter().any(|r| b == format!("Bearer {r}"))
+    });
     if !valid || s.knobs.refuse_tokens {
         return (
             StatusCode::UNAUTHORIZED,
