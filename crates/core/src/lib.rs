@@ -20,6 +20,8 @@
 //! those in. Every parser of untrusted input returns a typed error naming what and where,
 //! and never panics.
 #![warn(missing_docs)]
+// docs.rs (nightly, `--cfg docsrs`): items behind a feature say which one.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub mod danger;
 pub mod error;
