@@ -328,3 +328,37 @@ async fn auth_middleware_puts_the_principal_into_the_request() {
         let _ = guard(conn.cancel()).await;
     }
 }
+
+/// The custom store example: the form of a 2025-11-25 call goes through the store (its
+/// audit file names the elicitation stored, then finished), and the answer comes back.
+#[tokio::test]
+async fn custom_store_sees_every_operation() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let audit = dir.path().join("audit.log");
+    let user = User::answering([submit(json!({"color": "teal"}))]);
+    let client = client(&user, ProtocolChoice::V2025_11_25);
+    let command = vec![
+        examples::example("custom_store").display().to_string(),
+        audit.display().to_string(),
+    ];
+    let conn = guard(client.clone().connect(&ServerTarget::Stdio { command }))
+        .await
+        .expect("spawn and connect");
+    let r = guard(client.call_tool(conn.peer(), CallToolRequestParams::new("ask")))
+        .await
+        .expect("call");
+    assert_eq!(text(&r), "you like teal");
+    let _ = guard(conn.cancel()).await;
+    let log = std::fs::read_to_string(&audit).expect("audit log");
+    let first = log.lines().next().unwrap_or_default();
+    let id = first
+        .strip_prefix("insert ")
+        .and_then(|rest| rest.strip_suffix(" ok"))
+        .unwrap_or_else(|| panic!("first line is the insert: {log}"));
+    assert!(
+        log.lines()
+            .skip(1)
+            .any(|l| l.contains(id) && l.ends_with(" ok")),
+        "the answered form left the store: {log}"
+    );
+}
