@@ -314,8 +314,10 @@ impl Elicitor {
     ///
     /// Refused before sending ([`ErrorKind::SecretField`]) when the secret-field lint flags
     /// the schema, and ([`ErrorKind::ModeNotSupported`]) when the client did not declare
-    /// form mode. An answer that breaks the schema is re-asked up to
-    /// [`with_max_attempts`](Elicitor::with_max_attempts) times, each time with the
+    /// form mode. An answer that breaks the schema is asked up to
+    /// [`ElicitationConfig::max_attempts`](crate::ElicitationConfig::max_attempts) times
+    /// (default 2: one re-ask; [`with_max_attempts`](Elicitor::with_max_attempts) for this
+    /// request), each re-ask with the
     /// message followed by the list of problems; after the last attempt it is an
     /// [`ErrorKind::InvalidContent`] error listing every violation.
     pub async fn form_with_schema(

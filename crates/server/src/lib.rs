@@ -110,9 +110,10 @@
 //!   naming what is wrong, nothing read, nothing changed.
 //! - **Answers.** An answer is used only for a question the handler asks now and is
 //!   validated against its full schema; keys never asked are ignored and a missing
-//!   answer is asked again in a new round (the MRTR rules); an invalid or malformed
-//!   answer is -32602 naming `inputResponses.KEY` and every violation (or a new round
-//!   with the problems listed, with [`ElicitationConfig::max_attempts`] above 1). An
+//!   answer is asked again in a new round (the MRTR rules); an invalid answer is asked
+//!   again once in a new round listing the rules it broke
+//!   ([`ElicitationConfig::max_attempts`], default 2), then, like a malformed one,
+//!   -32602 naming `inputResponses.KEY` and every violation. An
 //!   undeclared capability in the request's `_meta` is -32021 with
 //!   `requiredCapabilities` (on 2025-11-25: [`ErrorKind::ModeNotSupported`], -32602).
 //! - **URL mode: still waiting is another round, never a blocked request.** The first

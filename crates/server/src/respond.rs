@@ -473,6 +473,41 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    fn text_of(result: &CallToolResult) -> String {
+        result
+            .content
+            .first()
+            .and_then(|c| c.as_text())
+            .map(|t| t.text.clone())
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn respond_tool_answers_user_ends_as_results_and_faults_as_errors() {
+        use crate::error::ErrorKind;
+        let timeout = || Err(Error::new(ErrorKind::Timeout, "no answer within 600 s").into());
+        // `respond`: the JSON-RPC error, as before (-32603 for a timeout).
+        let plain: Result<CallToolResponse, ErrorData> = respond::<CallToolResult>(timeout());
+        assert_eq!(plain.expect_err("error").code.0, -32603);
+        // `respond_tool`: a result the model reads.
+        match respond_tool(timeout()) {
+            Ok(CallToolResponse::Complete(r)) => {
+                assert_eq!(r.is_error, Some(true));
+                assert!(text_of(&r).contains("did not answer in time"), "{r:?}");
+            }
+            other => panic!("expected a tool result: {other:?}"),
+        }
+        // A fault stays a JSON-RPC error.
+        let url = respond_tool(Err(Error::new(ErrorKind::InvalidUrl, "http://x").into()));
+        assert_eq!(url.expect_err("error").code.0, -32603);
+        // A round stays a round.
+        let round = InputRound::new(BTreeMap::new(), Some("s".into()));
+        assert!(matches!(
+            respond_tool(Err(Stop::Input(round))),
+            Ok(CallToolResponse::InputRequired(_))
+        ));
+    }
     use crate::wire::exact_result;
     use rmcp::model::ServerResult;
 
