@@ -108,6 +108,12 @@ pub struct WebConfig {
     /// `GET /login`, links with unknown ids) may take only half of it, so an anonymous
     /// flood cannot keep a user who opens a real connect link from signing in.
     pub max_pending_logins: u64,
+    /// Anonymous sign-ins (see [`WebConfig::max_pending_logins`]) one client address may
+    /// start per minute (IPv6: per /64); more get 429 with `Retry-After` (default 30;
+    /// 0: no limit). Sign-ins from the connect link of a registered elicitation are never
+    /// counted. Behind a reverse proxy every browser has the proxy's address, so the
+    /// limit applies to all of them together: raise it, or set 0 and limit at the proxy.
+    pub max_signins_per_client: u32,
     /// The shortest interval between two JWKS fetches triggered by unknown `kid`s
     /// (default 30 s).
     pub jwks_min_refresh: Duration,
@@ -138,6 +144,7 @@ impl WebConfig {
             session_ttl: Duration::from_secs(60 * 60),
             state_ttl: Duration::from_secs(10 * 60),
             max_pending_logins: 10_000,
+            max_signins_per_client: 30,
             jwks_min_refresh: Duration::from_secs(30),
             resource_name: "mcp-elicit".to_owned(),
         }

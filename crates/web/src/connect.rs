@@ -196,6 +196,7 @@ pub(crate) struct ConnectQuery {
 /// `GET /connect?elicitationId=...`.
 pub(crate) async fn page(
     State(web): State<Web>,
+    client: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
     headers: HeaderMap,
     query: Result<Query<ConnectQuery>, QueryRejection>,
 ) -> Response {
@@ -222,7 +223,11 @@ pub(crate) async fn page(
             }
         };
         return web
-            .sign_in(&format!("/connect?elicitationId={id}"), from)
+            .sign_in(
+                &format!("/connect?elicitationId={id}"),
+                from,
+                client.map(|c| c.0.0.ip()),
+            )
             .await;
     };
     let flow = match web.load_flow(session, &id).await {

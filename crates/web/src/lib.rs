@@ -76,6 +76,7 @@ mod resource_server;
 mod secret_page;
 mod session;
 mod session_binding;
+mod signin_limit;
 mod third_party;
 mod tools;
 mod web;

@@ -66,8 +66,36 @@ impl Web {
     /// Signs the browser in and returns it to `return_to`: at the issuer
     /// ([`Web::start_login`]), or in local mode directly as the local user (a new browser
     /// session; see [`Web::local`] for why that is acceptable on loopback only).
-    pub(crate) async fn sign_in(&self, return_to: &str, from: SignInFrom) -> Response {
+    ///
+    /// An anonymous sign-in from `client` over
+    /// [`WebConfig::max_signins_per_client`](crate::WebConfig::max_signins_per_client)
+    /// in the minute gets 429 with `Retry-After`, and nothing is stored.
+    pub(crate) async fn sign_in(
+        &self,
+        return_to: &str,
+        from: SignInFrom,
+        client: Option<std::net::IpAddr>,
+    ) -> Response {
         let inner = &self.inner;
+        if from == SignInFrom::Anonymous
+            && let Some(ip) = client
+            && let Err(wait) = inner.signins.allow(ip, inner.config.max_signins_per_client)
+        {
+            tracing::debug!("sign-in refused: over max_signins_per_client");
+            let mut response = pages::message(
+                StatusCode::TOO_MANY_REQUESTS,
+                "Try again later",
+                &format!(
+                    "Too many sign-ins from your address (over the server's max_signins_per_client \
+                     limit of {} a minute). Try again in {wait} seconds.",
+                    inner.config.max_signins_per_client
+                ),
+            );
+            if let Ok(v) = header::HeaderValue::from_str(&wait.to_string()) {
+                response.headers_mut().insert(header::RETRY_AFTER, v);
+            }
+            return response;
+        }
         let Some(user) = &inner.local_user else {
             return self.start_login(return_to, from).await;
         };
@@ -181,13 +209,15 @@ pub(crate) struct LoginQuery {
 /// `GET /login?return_to=/path`: starts a sign-in.
 pub(crate) async fn login(
     State(web): State<Web>,
+    client: Option<axum::Extension<axum::extract::ConnectInfo<std::net::SocketAddr>>>,
     query: Result<Query<LoginQuery>, QueryRejection>,
 ) -> Response {
     let return_to = query
         .ok()
         .and_then(|Query(q)| q.return_to)
         .unwrap_or_else(|| "/".to_owned());
-    web.sign_in(&return_to, SignInFrom::Anonymous).await
+    let client = client.map(|c| c.0.0.ip());
+    web.sign_in(&return_to, SignInFrom::Anonymous, client).await
 }
 
 #[derive(Debug, Deserialize)]

@@ -103,6 +103,8 @@ pub(crate) struct Inner {
     pub(crate) local_user: Option<Principal>,
     pub(crate) providers: HashMap<String, Provider>,
     pub(crate) sessions: SessionBindings,
+    /// Anonymous sign-ins per client address.
+    pub(crate) signins: crate::signin_limit::SignInLimiter,
 }
 
 /// The web layer of URL mode elicitation: resource server, sign-in and the pages.
@@ -191,6 +193,7 @@ impl Web {
                 local_user: None,
                 providers,
                 sessions: SessionBindings::default(),
+                signins: Default::default(),
             }),
         })
     }
@@ -271,6 +274,7 @@ impl Web {
                 local_user: Some(user),
                 providers: map,
                 sessions: SessionBindings::default(),
+                signins: Default::default(),
             }),
         })
     }

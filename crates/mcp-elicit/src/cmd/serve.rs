@@ -451,7 +451,15 @@ async fn serve_authorized(
     let Some(store) = opened.store.clone() else {
         return Err("the web layer needs a database store".into());
     };
-    let web = match web::build_web(&options, public_url, opened.hub.clone(), &store).await {
+    let web = match web::build_web(
+        &options,
+        public_url,
+        opened.hub.clone(),
+        &store,
+        args.limits.sign_in_limits(),
+    )
+    .await
+    {
         Ok(w) => w,
         Err(e) => {
             opened.close().await;

@@ -65,6 +65,25 @@ pub(crate) struct LimitArgs {
     #[arg(long, env = "MCP_ELICIT_SESSION_IDLE_TIMEOUT", value_name = "SECONDS",
           default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     session_idle_timeout: u64,
+    /// Sign-ins in progress (authorized mode, over every node sharing the store) above
+    /// which new ones get 503; anonymous ones (`GET /login`, connect links of unknown
+    /// ids) may fill half.
+    #[arg(long, env = "MCP_ELICIT_MAX_PENDING_LOGINS", value_name = "N",
+          default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(2..=100_000_000))]
+    max_pending_logins: u64,
+    /// Anonymous sign-ins one client address may start per minute (authorized mode;
+    /// IPv6 per /64; 0: no limit); more get 429. Behind a reverse proxy every browser
+    /// has the proxy's address: raise it or set 0.
+    #[arg(long, env = "MCP_ELICIT_MAX_SIGNINS_PER_CLIENT", value_name = "N",
+          default_value_t = 30, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
+    max_signins_per_client: u32,
+}
+
+/// What `--max-pending-logins` and `--max-signins-per-client` say.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SignInLimits {
+    pub(crate) max_pending_logins: u64,
+    pub(crate) max_signins_per_client: u32,
 }
 
 impl LimitArgs {
@@ -80,6 +99,14 @@ impl LimitArgs {
         limits.max_json_depth = usize::try_from(self.max_json_depth).unwrap_or(usize::MAX);
         limits.max_json_elements = usize::try_from(self.max_json_elements).unwrap_or(usize::MAX);
         limits
+    }
+
+    /// The sign-in limits of the web layer.
+    pub(crate) fn sign_in_limits(&self) -> SignInLimits {
+        SignInLimits {
+            max_pending_logins: self.max_pending_logins,
+            max_signins_per_client: self.max_signins_per_client,
+        }
     }
 
     /// The session limits as the reference server takes them.
@@ -118,5 +145,19 @@ mod tests {
         assert!(Cli::try_parse_from(["x", "--max-connections", "0"]).is_err());
         let cli = Cli::try_parse_from(["x", "--max-sessions-per-user", "3"]).expect("flags");
         assert_eq!(cli.limits.session_limits().max_sessions_per_user, 3);
+        // The sign-in defaults are the web layer's.
+        let web = mcp_elicit_web::WebConfig::new(
+            "https://idp.example",
+            url::Url::parse("https://mcp.example").expect("url"),
+            mcp_elicit_web::ClientRegistration::public("x"),
+        );
+        let defaults = Cli::try_parse_from(["x"]).expect("defaults").limits;
+        assert_eq!(
+            defaults.sign_in_limits(),
+            SignInLimits {
+                max_pending_logins: web.max_pending_logins,
+                max_signins_per_client: web.max_signins_per_client,
+            }
+        );
     }
 }

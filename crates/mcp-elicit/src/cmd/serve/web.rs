@@ -86,14 +86,19 @@ pub(crate) fn web_config(options: &WebOptions, public_url: Url) -> WebConfig {
 
 /// Builds the web layer: the vault over `store` with the configured key, OpenID
 /// discovery of the issuer (and providers), the issuer's JWKS.
+/// `sign_ins` is what `--max-pending-logins` and `--max-signins-per-client` say.
 pub(crate) async fn build_web(
     options: &WebOptions,
     public_url: Url,
     hub: Elicitations,
     store: &Store,
+    sign_ins: super::limits::SignInLimits,
 ) -> Result<Web, String> {
     let vault = store.vault(Keyring::new(options.vault_key.clone()));
-    Web::new(web_config(options, public_url), hub, Arc::new(vault))
+    let mut config = web_config(options, public_url);
+    config.max_pending_logins = sign_ins.max_pending_logins;
+    config.max_signins_per_client = sign_ins.max_signins_per_client;
+    Web::new(config, hub, Arc::new(vault))
         .await
         .map_err(|e| format!("cannot set up the web layer: {e}"))
 }

@@ -10,6 +10,9 @@
 //!   slow-loris trickle, an idle TLS session after its handshake) or the idle timeout
 //!   (between requests). A connection carrying a request, such as an SSE stream waiting
 //!   for a user, is never closed by the watchdog;
+//! - every request carries its connection's peer address as
+//!   `axum::extract::ConnectInfo<SocketAddr>` in its extensions (the pages limit
+//!   anonymous sign-ins per client with it);
 //! - on shutdown every connection is told to finish gracefully, and the loop waits for
 //!   them for at most [`SHUTDOWN_GRACE`].
 
@@ -81,8 +84,7 @@ pub(super) async fn serve_connections<L>(
     limits: HttpLimits,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) where
-    L: axum::serve::Listener,
-    L::Addr: std::fmt::Debug,
+    L: axum::serve::Listener<Addr = std::net::SocketAddr>,
 {
     let max = limits.max_connections.max(1);
     let slots = Arc::new(Semaphore::new(max));
@@ -102,7 +104,7 @@ pub(super) async fn serve_connections<L>(
         let limits = limits.clone();
         let mut stop = stop_rx.clone();
         tokio::spawn(async move {
-            serve_one(io, app, &limits, &mut stop).await;
+            serve_one(io, peer, app, &limits, &mut stop).await;
             drop(slot);
         });
     }
@@ -132,8 +134,13 @@ async fn refuse<Io: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(mut io
     .await;
 }
 
-async fn serve_one<Io>(io: Io, app: Router, limits: &HttpLimits, stop: &mut watch::Receiver<bool>)
-where
+async fn serve_one<Io>(
+    io: Io,
+    peer: std::net::SocketAddr,
+    app: Router,
+    limits: &HttpLimits,
+    stop: &mut watch::Receiver<bool>,
+) where
     Io: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
     let activity = Arc::new(Activity {
@@ -142,8 +149,11 @@ where
         idle_since: std::sync::Mutex::new(Instant::now()),
     });
     let tracked = Arc::clone(&activity);
-    let service = tower::service_fn(move |request: Request<hyper::body::Incoming>| {
+    let service = tower::service_fn(move |mut request: Request<hyper::body::Incoming>| {
         let guard = tracked.begin();
+        request
+            .extensions_mut()
+            .insert(axum::extract::ConnectInfo(peer));
         let app = app.clone();
         async move {
             let response = app.oneshot(request.map(Body::new)).await?;
