@@ -10,13 +10,10 @@ use std::sync::{Arc, Mutex};
 
 use axum::extract::{Query, State};
 use axum::response::Html;
-use mcp_elicit_server::{Edge, ElicitationConfig, ElicitationId, IdentityPolicy, Stop, respond};
+use mcp_elicit_server::{ElicitationConfig, ElicitationId, IdentityPolicy, Stop, respond};
 use mcp_elicit_server::{Elicitations, FormOutcome, Principal, SessionScope, UrlElicitation};
 use rmcp::handler::server::tool::{Extension, ToolCallContext};
 use rmcp::model::{CallToolRequestParams as Call, CallToolResponse, CallToolResult};
-use rmcp::transport::{
-    StreamableHttpService, streamable_http_server::session::local::LocalSessionManager,
-};
 use rmcp::{ErrorData, RoleServer, ServerHandler, service::RequestContext as Ctx};
 use rmcp::{tool, tool_handler, tool_router};
 
@@ -128,23 +125,15 @@ async fn main() -> std::io::Result<()> {
     let (h, linked, b) = (hub.clone(), Linked::default(), base.clone());
     let l = linked.clone();
     let factory = move || {
-        Ok(Edge::new(App {
-            scope: h.scope().map_err(std::io::Error::other)?,
-            linked: l.clone(),
-            base: b.clone(),
-        }))
+        let scope = h.scope().map_err(std::io::Error::other)?;
+        Ok(App { scope, linked: l.clone(), base: b.clone() })
     };
-    let mut sessions = LocalSessionManager::default(); // kept alive while a user answers a form
-    sessions.session_config.keep_alive = Some(hub.config().session_keep_alive());
-    let mcp = StreamableHttpService::new(factory, sessions.into(), Default::default());
     let page = axum::routing::get(|| async {
         Html("<form method=post><button>Link my calendar</button></form>")
     });
-    let app = axum::Router::new()
-        .nest_service("/mcp", mcp)
-        .layer(axum::middleware::from_fn(mcp_elicit_server::wire::exact_rounds_http))
-        .route("/callback", page.post(finish))
-        .with_state((hub, linked));
+    let pages = axum::Router::new().route("/callback", page.post(finish));
+    // `/mcp`: the handler behind `Edge`, sessions kept alive, rounds with their exact JSON.
+    let app = hub.router(factory, Default::default()).merge(pages.with_state((hub, linked)));
     println!("{base}/mcp");
     axum::serve(listener, app).await
 }
