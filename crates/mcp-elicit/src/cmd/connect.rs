@@ -46,6 +46,10 @@ pub(crate) struct HostFlags {
     /// Only requests arriving while an earlier one is unanswered count.
     #[arg(long, value_name = "off|BURST/SECONDS", default_value = "5/10", value_parser = mcp_elicit_client::RateLimit::parse)]
     pub(crate) rate_limit: mcp_elicit_client::RateLimit,
+    /// A pre-registered OAuth client id to sign in with, for servers that require
+    /// sign-in (else the client registers itself where the server allows it).
+    #[arg(long, value_name = "ID")]
+    pub(crate) client_id: Option<String>,
 }
 
 impl HostFlags {
@@ -74,7 +78,10 @@ impl HostFlags {
             let ui = PersonSignIn::new(options.browser.clone(), kept);
             match Authorizer::new(
                 url.as_str(),
-                AuthConfig::new("mcp-elicit"),
+                match &self.client_id {
+                    Some(id) => AuthConfig::new("mcp-elicit").with_preregistered(id, None),
+                    None => AuthConfig::new("mcp-elicit"),
+                },
                 store,
                 Arc::new(ui),
             ) {
