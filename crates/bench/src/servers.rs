@@ -239,6 +239,12 @@ pub(crate) fn ours(args: &RunArgs) -> ServerSpec {
             "127.0.0.1:{port}",
             "--max-pending-per-user",
             "{max_pending}",
+            // Every loopback session is the same local user: the per-user caps on
+            // sessions and requests in progress (256 each) would refuse the large points.
+            "--max-sessions-per-user",
+            "{max_pending}",
+            "--max-requests-per-user",
+            "{max_pending}",
         ],
     )
     .with_env("RUST_LOG", "warn")
