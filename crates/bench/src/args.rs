@@ -16,6 +16,25 @@ pub(crate) enum Command {
     Run(Box<RunArgs>),
     /// Serves the bare-hyper baseline (what `run` starts as the server `bare`).
     Baseline(BaselineArgs),
+    /// A fixed number of checked calls against a running server, then exits (for
+    /// instruction counts under callgrind).
+    Drive(DriveArgs),
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct DriveArgs {
+    /// The Streamable HTTP endpoint, e.g. http://127.0.0.1:PORT/mcp.
+    #[arg(long)]
+    pub(crate) url: String,
+    /// 2025-11-25 or 2026-07-28.
+    #[arg(long, default_value = "2025-11-25")]
+    pub(crate) revision: String,
+    /// Concurrent sessions.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) sessions: usize,
+    /// Calls per session.
+    #[arg(long, default_value_t = 100)]
+    pub(crate) calls: usize,
 }
 
 #[derive(Debug, Clone, clap::Args)]

@@ -74,7 +74,7 @@ fn new_histogram() -> Histogram<u64> {
 }
 
 /// Checks one `test_elicitation` result: accepted, with this session's answer.
-fn check(
+pub(crate) fn check(
     session: &Session,
     result: Result<mcp_elicit_client::rmcp::model::CallToolResult, String>,
 ) -> Result<(), String> {

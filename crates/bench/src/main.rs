@@ -15,6 +15,7 @@ use clap::Parser;
 
 mod args;
 mod baseline;
+mod drive;
 mod idle;
 mod load;
 mod machine;
@@ -39,6 +40,13 @@ fn main() -> ExitCode {
     };
     match cli.command {
         args::Command::Run(run) => runtime.block_on(report::run_all(*run)),
+        args::Command::Drive(d) => match runtime.block_on(drive::run(d)) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("mcp-elicit-bench drive: {e}");
+                ExitCode::FAILURE
+            }
+        },
         args::Command::Baseline(b) => match runtime.block_on(baseline::serve(b.listen)) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
