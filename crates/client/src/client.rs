@@ -40,8 +40,9 @@ pub enum ConnectError {
     /// The server process could not be started.
     #[error("cannot start the server: {0}")]
     Spawn(#[from] std::io::Error),
-    /// The MCP handshake failed.
-    #[error("MCP initialization failed: {0}")]
+    /// The MCP handshake failed. Displayed without rmcp's transport type name: a
+    /// transport error shows as its own text and what was being sent.
+    #[error("MCP initialization failed: {}", initialize_text(.0))]
     Initialize(Box<rmcp::service::ClientInitializeError>),
 }
 
@@ -346,6 +347,17 @@ pub(crate) fn is_2026(peer: &rmcp::Peer<RoleClient>) -> bool {
     !negotiated_protocol(peer).has_initialize()
 }
 
+/// `e` for people: rmcp's `TransportError` names the transport's Rust type (a long
+/// generic path); show the transport's own error and what was being sent instead.
+fn initialize_text(e: &rmcp::service::ClientInitializeError) -> String {
+    match e {
+        rmcp::service::ClientInitializeError::TransportError { error, context } => {
+            format!("{} (when {context})", error.error)
+        }
+        other => other.to_string(),
+    }
+}
+
 /// `server/discover` worked but lists only revisions that have `initialize`.
 fn only_legacy(e: &rmcp::service::ClientInitializeError) -> bool {
     matches!(
@@ -456,5 +468,27 @@ impl<U: ElicitationUi, O: UrlOpener> ClientHandler for ElicitationClient<U, O> {
         capabilities.elicitation = elicitation_capability(self.shared.capability);
         ClientConfig::new(capabilities, self.shared.config.client_info.clone())
             .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_transport_failure_reads_without_the_transport_type() {
+        let e = ConnectError::from(rmcp::service::ClientInitializeError::TransportError {
+            error: rmcp::transport::DynamicTransportError::from_parts(
+                "mcp_elicit_client::transport::watched::Watched<X>",
+                std::any::TypeId::of::<()>(),
+                Box::new(std::io::Error::other("sign-in needed for http://h/mcp")),
+            ),
+            context: "send discover request".into(),
+        });
+        assert_eq!(
+            e.to_string(),
+            "MCP initialization failed: sign-in needed for http://h/mcp \
+             (when send discover request)"
+        );
     }
 }

@@ -157,7 +157,10 @@ pub(crate) fn init_tracing() {
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+            // By default rmcp's transport worker is quiet: its error on quitting repeats
+            // what `call` reports itself, wrapped in Rust type names.
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| "warn,rmcp::transport::worker=off".into()),
         )
         .try_init();
 }
@@ -201,17 +204,19 @@ async fn call(args: CallArgs) -> Result<ExitCode, String> {
         .with_completion_timeout(timeout.min(Duration::from_secs(30)))
         .with_rate_limit(args.rate_limit)
         .with_protocol(args.protocol);
-    if let Some(a) = auth::authorizer(&target, args.auth.parse()).await? {
-        config = config.with_authorizer(a);
+    let authorizer = auth::authorizer(&target, args.auth.parse()).await?;
+    if let Some(a) = &authorizer {
+        config = config.with_authorizer(a.clone());
     }
     let client = ElicitationClient::new(ScriptedUi::new(modes, form, url_policy), opener, config);
 
     let work = async {
-        let connection = client
-            .clone()
-            .connect(&target)
-            .await
-            .map_err(|e| format!("cannot connect to {target}: {e}"))?;
+        let connection = client.clone().connect(&target).await.map_err(|e| {
+            match authorizer.as_ref().and_then(|a| a.last_error()) {
+                Some(sign_in) => format!("cannot connect to {target}: {}", sign_in_text(&sign_in)),
+                None => format!("cannot connect to {target}: {e}"),
+            }
+        })?;
         let mut params = CallToolRequestParams::new(args.tool.clone());
         if let Some(a) = tool_args {
             params = params.with_arguments(a);
@@ -243,6 +248,17 @@ async fn call(args: CallArgs) -> Result<ExitCode, String> {
             report_call_error(&error);
             Ok(ExitCode::from(2))
         }
+    }
+}
+
+/// Why the sign-in failed, naming the server; "sign-in needed" when the server asked for
+/// one and this run may not start it (the reason says which flag to give).
+fn sign_in_text(e: &mcp_elicit_client::auth::AuthError) -> String {
+    match &e.kind {
+        mcp_elicit_client::auth::AuthErrorKind::Ui(reason) => {
+            format!("{} requires sign-in: {reason}", e.server)
+        }
+        _ => e.to_string(),
     }
 }
 
