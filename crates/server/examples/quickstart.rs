@@ -8,14 +8,11 @@
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
-use axum::extract::{Query, State};
-use axum::response::Html;
-use mcp_elicit_server::{ElicitationConfig, ElicitationId, IdentityPolicy, Stop, respond};
-use mcp_elicit_server::{Elicitations, FormOutcome, Principal, SessionScope, UrlElicitation};
-use rmcp::handler::server::tool::{Extension, ToolCallContext};
-use rmcp::model::{CallToolRequestParams as Call, CallToolResponse, CallToolResult};
-use rmcp::{ErrorData, RoleServer, ServerHandler, service::RequestContext as Ctx};
-use rmcp::{tool, tool_handler, tool_router};
+use axum::{extract::Query, extract::State, response::Html, routing::get};
+use mcp_elicit_server::{ElicitationId, UrlElicitation};
+use mcp_elicit_server::{Elicitations, FormOutcome, Principal, SessionScope, Stop, respond, text};
+use rmcp::{ErrorData, RoleServer, model::CallToolResponse, service::RequestContext as Ctx};
+use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 enum Seating {
@@ -42,19 +39,15 @@ struct App {
     linked: Linked,
     base: String,
 }
-fn text(s: impl Into<String>) -> CallToolResult {
-    CallToolResult::success(vec![rmcp::model::ContentBlock::text(s)])
-}
 
 #[tool_router]
 impl App {
     #[tool(description = "Books a table")]
-    async fn book_table(&self, ctx: Ctx<RoleServer>, Extension(call): Extension<Call>) -> Reply {
-        let booked = async {
-            self.scope.ask(&ctx, &call).await?.form::<Booking>("booking", "Book a table").await
-        };
+    async fn book_table(&self, ctx: Ctx<RoleServer>) -> Reply {
+        let booked =
+            async { self.scope.ask_tool(&ctx).await?.form("booking", "Book a table").await };
         respond(booked.await.map(|booked| match booked {
-            FormOutcome::Accepted(b) => {
+            FormOutcome::<Booking>::Accepted(b) => {
                 text(format!("Table for {} on {}, {:?}", b.party_size, b.date, b.seating))
             }
             _ => text("Nothing booked"),
@@ -62,9 +55,9 @@ impl App {
     }
 
     #[tool(description = "Links your calendar")]
-    async fn link_calendar(&self, ctx: Ctx<RoleServer>, Extension(call): Extension<Call>) -> Reply {
+    async fn link_calendar(&self, ctx: Ctx<RoleServer>) -> Reply {
         let linked = async {
-            let mut ask = self.scope.ask(&ctx, &call).await?;
+            let mut ask = self.scope.ask_tool(&ctx).await?;
             let user = ask.elicitor().principal().clone();
             if !self.linked.lock().unwrap().contains(&user) {
                 let url = |id: &ElicitationId| format!("{}/callback?elicitationId={id}", self.base);
@@ -73,25 +66,14 @@ impl App {
             }
             Ok::<_, Stop>(self.linked.lock().unwrap().contains(&user))
         };
-        respond(
-            linked
-                .await
-                .map(|yes| text(if yes { "Your calendar is linked" } else { "Not linked" })),
-        )
+        let linked = linked.await;
+        respond(linked.map(|yes| text(if yes { "Your calendar is linked" } else { "Not linked" })))
     }
 }
 
+// `Edge` (inside `Elicitations::router`) gives each tool its call: no `call_tool` override.
 #[tool_handler]
-impl ServerHandler for App {
-    async fn call_tool(
-        &self,
-        call: Call,
-        mut ctx: Ctx<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        ctx.extensions.insert(call.clone());
-        Self::tool_router().call(ToolCallContext::new(self, call, ctx)).await
-    }
-}
+impl ServerHandler for App {}
 
 #[derive(serde::Deserialize)]
 struct Callback {
@@ -103,15 +85,17 @@ struct Callback {
 // signs the browser in and completes only for the user the elicitation is bound to.
 async fn finish(
     State((hub, linked)): State<(Elicitations, Linked)>,
-    Query(q): Query<Callback>,
+    q: Query<Callback>,
 ) -> Html<&'static str> {
     let user = Principal::current_local_user();
-    let Ok(record) = hub.record_completion(&user, &q.id).await else {
-        return Html("Nothing to link");
+    // Recorded before the client hears of it; an unknown, used or other user's id: nothing.
+    let record = |r: mcp_elicit_server::store::PendingElicitation| async move {
+        Ok::<_, std::io::Error>(linked.lock().unwrap().insert(r.principal))
     };
-    linked.lock().unwrap().insert(user); // recorded before the client hears of it
-    hub.notify_completion(&q.id, &record.session).await;
-    Html("Calendar linked: go back to your MCP client")
+    match hub.complete_with(&user, &q.id, record).await {
+        Ok(_) => Html("Calendar linked: go back to your MCP client"),
+        Err(_) => Html("Nothing to link"),
+    }
 }
 
 #[tokio::main]
@@ -119,21 +103,16 @@ async fn main() -> std::io::Result<()> {
     let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:8080".into());
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let base = format!("http://{}", listener.local_addr()?);
-    let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(
-        Principal::current_local_user(),
-    )));
-    let (h, linked, b) = (hub.clone(), Linked::default(), base.clone());
+    let (hub, linked, b) = (Elicitations::local(), Linked::default(), base.clone());
     let l = linked.clone();
-    let factory = move || {
-        let scope = h.scope().map_err(std::io::Error::other)?;
-        Ok(App { scope, linked: l.clone(), base: b.clone() })
-    };
-    let page = axum::routing::get(|| async {
-        Html("<form method=post><button>Link my calendar</button></form>")
-    });
+    let page = get(|| async { Html("<form method=post><button>Link my calendar</button></form>") });
     let pages = axum::Router::new().route("/callback", page.post(finish));
-    // `/mcp`: the handler behind `Edge`, sessions kept alive, rounds with their exact JSON.
-    let app = hub.router(factory, Default::default()).merge(pages.with_state((hub, linked)));
+    // `/mcp`: each session's handler behind `Edge`, kept alive, rounds with their exact JSON.
+    let mcp = hub.scoped_router(
+        move |scope| App { scope, linked: l.clone(), base: b.clone() },
+        Default::default(),
+    );
+    let app = mcp.merge(pages.with_state((hub, linked)));
     println!("{base}/mcp");
     axum::serve(listener, app).await
 }

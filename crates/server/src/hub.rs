@@ -9,7 +9,7 @@ use std::time::SystemTime;
 
 use mcp_elicit_core::lifecycle::Event;
 use mcp_elicit_core::message::{CompleteNotification, METHOD_COMPLETE, Mode};
-use rmcp::model::{CustomNotification, ServerNotification};
+use rmcp::model::{CallToolRequestParams, CustomNotification, ServerNotification};
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleServer};
 
@@ -18,7 +18,7 @@ use crate::config::ElicitationConfig;
 use crate::elicitor::Elicitor;
 use crate::error::{Error, ErrorKind};
 use crate::id::ElicitationId;
-use crate::identity::{Principal, SessionKey};
+use crate::identity::{IdentityPolicy, Principal, SessionKey};
 use crate::relay::CompletionRelay;
 use crate::revision::{Declared, Revision};
 use crate::state::StateKeys;
@@ -114,6 +114,22 @@ impl Elicitations {
     /// A registry with an in-memory store and the system clock.
     pub fn new(config: ElicitationConfig) -> Self {
         Self::with_store(config, Arc::new(MemoryStore::new()), Arc::new(SystemClock))
+    }
+
+    /// A registry for a local server (stdio, or HTTP on loopback for one person): every
+    /// request is the user running the process
+    /// ([`IdentityPolicy::LocalUser`]`(`[`Principal::current_local_user`]`())`), with
+    /// the default configuration and an in-memory store. A server with sign-in builds
+    /// its [`ElicitationConfig`] and uses [`Elicitations::new`].
+    ///
+    /// ```
+    /// let hub = mcp_elicit_server::Elicitations::local();
+    /// assert!(hub.scope().is_ok());
+    /// ```
+    pub fn local() -> Self {
+        Self::new(ElicitationConfig::new(IdentityPolicy::LocalUser(
+            Principal::current_local_user(),
+        )))
     }
 
     /// A registry over `store`, reading time from `clock`.
@@ -769,5 +785,34 @@ impl SessionScope {
         let elicitor = self.elicitor(ctx)?;
         let revision = Revision::of(ctx);
         Ask::new(elicitor, revision, Declared::of(ctx, revision), request).await
+    }
+
+    /// [`SessionScope::ask`] for the tool call `ctx` belongs to, with the call's
+    /// parameters taken from `ctx`'s extensions, where [`Edge`](crate::Edge) puts them:
+    /// for the tool functions of rmcp's `#[tool_router]`, which do not get the request.
+    /// [`ErrorKind::Internal`] when they are not there (the handler is not served
+    /// through `Edge`).
+    ///
+    /// ```no_run
+    /// # use mcp_elicit_server::{SessionScope, Stop};
+    /// # use mcp_elicit_server::rmcp::{RoleServer, service::RequestContext};
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Name {
+    ///     name: String,
+    /// }
+    ///
+    /// async fn tool(scope: &SessionScope, ctx: RequestContext<RoleServer>) -> Result<String, Stop> {
+    ///     let mut ask = scope.ask_tool(&ctx).await?;
+    ///     Ok(ask.form::<Name>("name", "Your name?").await?.accepted()?.name)
+    /// }
+    /// ```
+    pub async fn ask_tool(&self, ctx: &RequestContext<RoleServer>) -> Result<Ask, Error> {
+        let call = ctx.extensions.get::<CallToolRequestParams>().ok_or_else(|| {
+            Error::new(
+                ErrorKind::Internal,
+                "the tool call's parameters are not in the request's extensions: serve the handler through Edge",
+            )
+        })?;
+        self.ask(ctx, call).await
     }
 }

@@ -334,7 +334,7 @@ pub use hub::{Completed, Completion, Elicitations, SessionScope};
 pub use id::ElicitationId;
 pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
 pub use relay::CompletionRelay;
-pub use respond::{Complete, Edge, InputRound, Stop, respond, respond_tool};
+pub use respond::{Complete, Edge, InputRound, Stop, respond, respond_tool, text};
 pub use revision::Revision;
 pub use state::{MAX_STATE_BYTES, StateBinding, StateKeys};
 pub use store::{

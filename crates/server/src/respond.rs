@@ -204,6 +204,18 @@ pub fn respond<T: Complete>(result: Result<T, Stop>) -> Result<T::Response, Erro
     }
 }
 
+/// A successful tool result of one text block: `CallToolResult::success` with
+/// `ContentBlock::text(text)`.
+///
+/// ```
+/// let result = mcp_elicit_server::text("Table for 4");
+/// assert_eq!(result.is_error, Some(false));
+/// assert_eq!(result.content[0].as_text().map(|t| t.text.as_str()), Some("Table for 4"));
+/// ```
+pub fn text(text: impl Into<String>) -> CallToolResult {
+    CallToolResult::success(vec![rmcp::model::ContentBlock::text(text)])
+}
+
 /// [`respond`] for a tool, where what the user did is a result, not a failure: a
 /// [`Stop::User`] (the user declined or dismissed through
 /// [`FormOutcome::accepted`](crate::FormOutcome::accepted), an answer still invalid after
@@ -259,6 +271,24 @@ pub fn respond_tool(result: Result<CallToolResult, Stop>) -> Result<CallToolResp
 /// [`exact_rounds_http`](crate::wire::exact_rounds_http) on Streamable HTTP (the
 /// reference router installs it) and [`EdgeTransport`](crate::wire::EdgeTransport) on
 /// stdio and other transports. 2025-11-25 requests pass through untouched.
+///
+/// It also puts a clone of the request's parameters (`CallToolRequestParams`,
+/// `GetPromptRequestParams`, `ReadResourceRequestParams`) in the request's extensions,
+/// so a handler built with rmcp's `#[tool_router]` / `#[tool_handler]` (whose tool
+/// functions do not get the request) can still build its [`Ask`](crate::Ask) with
+/// [`SessionScope::ask_tool`](crate::SessionScope::ask_tool), or take the parameters
+/// with rmcp's `Extension<CallToolRequestParams>` extractor:
+///
+/// ```
+/// use mcp_elicit_server::rmcp::handler::server::tool::Extension;
+/// use mcp_elicit_server::rmcp::model::CallToolRequestParams;
+///
+/// // In a `#[tool]` function of a `#[tool_router]` impl served through `Edge`:
+/// fn tool_name(Extension(call): Extension<CallToolRequestParams>) -> String {
+///     call.name.to_string()
+/// }
+/// # let _ = tool_name;
+/// ```
 #[derive(Debug, Clone)]
 pub struct Edge<S> {
     inner: S,
@@ -331,6 +361,7 @@ macro_rules! answered {
             mut context: RequestContext<RoleServer>,
         ) -> Result<$response, ErrorData> {
             let revision = decide(&mut context);
+            context.extensions.insert(request.clone());
             match self.inner.$name(request, context).await {
                 Ok($response::Complete(mut r)) if revision == Revision::Rounds => {
                     complete_type(&mut r.result_type);

@@ -16,7 +16,7 @@ use rmcp::transport::streamable_http_server::session::local::LocalSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use crate::config::ElicitationConfig;
-use crate::hub::Elicitations;
+use crate::hub::{Elicitations, SessionScope};
 use crate::respond::Edge;
 
 /// The path [`Elicitations::router`] serves MCP on.
@@ -116,6 +116,44 @@ impl Elicitations {
                 unknown_session_404,
             ))
             .layer(axum::middleware::from_fn(crate::wire::exact_rounds_http))
+    }
+
+    /// [`Elicitations::router`] with the session's [`SessionScope`] built for you:
+    /// `factory` gets it (a new one per session) and returns the handler. The same
+    /// router otherwise; a session whose scope cannot be built (no system randomness)
+    /// is refused, as with `router`.
+    ///
+    /// ```no_run
+    /// use mcp_elicit_server::rmcp::{ServerHandler, model::ServerConfig};
+    /// use mcp_elicit_server::{Elicitations, SessionScope};
+    ///
+    /// #[derive(Clone)]
+    /// struct App {
+    ///     scope: SessionScope,
+    /// }
+    /// impl ServerHandler for App {
+    ///     fn get_info(&self) -> ServerConfig {
+    ///         ServerConfig::default()
+    ///     }
+    /// }
+    ///
+    /// # async fn run() -> std::io::Result<()> {
+    /// let app = Elicitations::local().scoped_router(|scope| App { scope }, Default::default());
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+    /// axum::serve(listener, app).await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn scoped_router<S, F>(&self, factory: F, http: StreamableHttpServerConfig) -> Router
+    where
+        S: ServerHandler,
+        F: Fn(SessionScope) -> S + Send + Sync + 'static,
+    {
+        let hub = self.clone();
+        self.router(
+            move || Ok(factory(hub.scope().map_err(std::io::Error::other)?)),
+            http,
+        )
     }
 }
 
