@@ -156,13 +156,23 @@ fn parse_tool_args(s: Option<&str>) -> Result<Option<Map<String, Value>>, String
 pub(crate) fn init_tracing() {
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(
-            // By default rmcp's transport worker is quiet: its error on quitting repeats
-            // what `call` reports itself, wrapped in Rust type names.
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| "warn,rmcp::transport::worker=off".into()),
-        )
+        .with_env_filter(log_filter(std::env::var("RUST_LOG").ok().as_deref()))
         .try_init();
+}
+
+/// The log filter of `call` and `conformance-client`: `RUST_LOG` when it parses, else
+/// warnings, with rmcp's transport worker quiet (its error on quitting repeats what `call`
+/// reports itself, wrapped in Rust type names). Whatever `RUST_LOG` says, rmcp's auth
+/// engine is held at info: at debug it logs the authorization code and the token
+/// response's extra fields (an OpenID `id_token`) in clear, and tokens never reach a log.
+fn log_filter(rust_log: Option<&str>) -> tracing_subscriber::EnvFilter {
+    let filter = rust_log
+        .and_then(|v| tracing_subscriber::EnvFilter::try_new(v).ok())
+        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn,rmcp::transport::worker=off"));
+    match mcp_elicit_client::auth::QUIET_AUTH_LOGS.parse() {
+        Ok(quiet) => filter.add_directive(quiet),
+        Err(_) => filter,
+    }
 }
 
 /// Runs `mcp-elicit call`.
@@ -291,6 +301,43 @@ pub(crate) fn report_call_error(error: &CallError) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Whether `filter` lets through a debug event of rmcp's auth engine and of our own crate.
+    fn debug_enabled(filter: tracing_subscriber::EnvFilter) -> (bool, bool) {
+        let subscriber = tracing_subscriber::fmt().with_env_filter(filter).finish();
+        tracing::subscriber::with_default(subscriber, || {
+            (
+                tracing::enabled!(target: "rmcp::transport::auth::manager", tracing::Level::DEBUG),
+                tracing::enabled!(target: "mcp_elicit_client::auth", tracing::Level::DEBUG),
+            )
+        })
+    }
+
+    #[test]
+    fn rmcp_auth_engine_never_logs_at_debug_whatever_rust_log_says() {
+        // At debug it prints the authorization code and the id_token in clear.
+        for rust_log in [
+            "trace",
+            "debug",
+            "rmcp=trace",
+            "rmcp::transport::auth=trace",
+        ] {
+            let (auth, ours) = debug_enabled(log_filter(Some(rust_log)));
+            assert!(
+                !auth,
+                "RUST_LOG={rust_log} lets rmcp's auth engine log at debug"
+            );
+            if rust_log == "trace" || rust_log == "debug" {
+                assert!(
+                    ours,
+                    "RUST_LOG={rust_log} should still show our own debug logs"
+                );
+            }
+        }
+        assert_eq!(debug_enabled(log_filter(None)), (false, false));
+        // A RUST_LOG that does not parse falls back to the default.
+        assert_eq!(debug_enabled(log_filter(Some("=[bad"))), (false, false));
+    }
 
     #[test]
     fn modes_parse() {
