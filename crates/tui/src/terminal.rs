@@ -2,6 +2,7 @@
 //! on panic; a clear message when there is no terminal; clipboard copy via OSC 52.
 
 use std::io::{self, IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ratatui::DefaultTerminal;
 
@@ -42,11 +43,40 @@ impl std::fmt::Debug for TerminalSession {
     }
 }
 
+/// Whether a [`TerminalSession`] is open in this process: a second one (a sign-in screen
+/// asked for while the host already draws, e.g. a step-up in the middle of a call) would
+/// draw over the first and restore the terminal under it when it ends.
+static IN_USE: AtomicBool = AtomicBool::new(false);
+
+/// Whether a [`TerminalSession`] holds the terminal now (the host or a sign-in screen is
+/// on screen), so that a second screen is not started over it.
+///
+/// ```
+/// assert!(!mcp_elicit_tui::terminal::in_use());
+/// ```
+pub fn in_use() -> bool {
+    IN_USE.load(Ordering::SeqCst)
+}
+
 impl TerminalSession {
     /// Enters raw mode and the alternate screen.
+    ///
+    /// Refused with [`io::ErrorKind::ResourceBusy`] while another session of this process
+    /// holds the terminal (one screen owns it at a time).
     pub fn start() -> io::Result<Self> {
-        let terminal = ratatui::try_init()?;
-        Ok(Self { terminal })
+        if IN_USE.swap(true, Ordering::SeqCst) {
+            return Err(io::Error::new(
+                io::ErrorKind::ResourceBusy,
+                "the terminal is already showing another screen of mcp-elicit",
+            ));
+        }
+        match ratatui::try_init() {
+            Ok(terminal) => Ok(Self { terminal }),
+            Err(e) => {
+                IN_USE.store(false, Ordering::SeqCst);
+                Err(e)
+            }
+        }
     }
 
     /// The terminal to draw on (it follows resizes on every draw).
@@ -58,6 +88,7 @@ impl TerminalSession {
 impl Drop for TerminalSession {
     fn drop(&mut self) {
         ratatui::restore();
+        IN_USE.store(false, Ordering::SeqCst);
     }
 }
 
@@ -76,6 +107,18 @@ pub fn copy_to_clipboard(text: &str) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_second_session_is_refused_while_one_holds_the_terminal() {
+        // As if the host were on screen (a real session needs a terminal).
+        IN_USE.store(true, Ordering::SeqCst);
+        let second = TerminalSession::start();
+        assert!(in_use());
+        IN_USE.store(false, Ordering::SeqCst);
+        let e = second.expect_err("a second screen over the host");
+        assert_eq!(e.kind(), io::ErrorKind::ResourceBusy);
+        assert!(e.to_string().contains("already showing"), "{e}");
+    }
 
     #[test]
     fn message_points_to_call() {

@@ -116,6 +116,12 @@ impl AuthorizationUi for PersonSignIn {
         prompt: &'a AuthorizationPrompt,
     ) -> BoxFuture<'a, Result<String, AuthUiError>> {
         Box::pin(async move {
+            if mcp_elicit_tui::terminal::in_use() {
+                // The host is on screen (a step-up or an expired sign-in in the middle of
+                // a call): a second screen would draw over it and restore the terminal
+                // under it. The call ends with this text, and nothing is opened.
+                return Err(AuthUiError::Failed(in_host_sign_in_message(prompt)));
+            }
             let listener = self.listeners.take(&prompt.redirect_uri).await?;
             let state = state_of(&prompt.authorization_url)?;
             let request = SignInRequest {
@@ -140,6 +146,20 @@ impl AuthorizationUi for PersonSignIn {
             }
         })
     }
+}
+
+/// What a sign-in asked for while the host is on screen says instead of opening anything.
+fn in_host_sign_in_message(prompt: &AuthorizationPrompt) -> String {
+    let why = if prompt.step_up {
+        "asks for more permissions (a new sign-in)"
+    } else {
+        "asks to sign in again"
+    };
+    format!(
+        "{} {why} at {} in the middle of this call; the sign-in screen cannot be shown over \
+         this one: quit and run `mcp-elicit connect {}` again to sign in",
+        prompt.server, prompt.issuer, prompt.server
+    )
 }
 
 /// `call`'s sign-in: refused unless `--sign-in` (a script never opens a browser by
