@@ -9,8 +9,9 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use axum::{extract::Query, extract::State, response::Html, routing::get};
-use mcp_elicit_server::{ElicitationId, UrlElicitation};
-use mcp_elicit_server::{Elicitations, FormOutcome, Principal, SessionScope, Stop, respond, text};
+use mcp_elicit_server::{
+    Ask, Elicitations, PageQuery, PendingElicitation, Principal, SessionScope, text,
+};
 use rmcp::{ErrorData, RoleServer, model::CallToolResponse, service::RequestContext as Ctx};
 use rmcp::{ServerHandler, tool, tool_handler, tool_router};
 
@@ -44,30 +45,29 @@ struct App {
 impl App {
     #[tool(description = "Books a table")]
     async fn book_table(&self, ctx: Ctx<RoleServer>) -> Reply {
-        let booked =
-            async { self.scope.ask_tool(&ctx).await?.form("booking", "Book a table").await };
-        respond(booked.await.map(|booked| match booked {
-            FormOutcome::<Booking>::Accepted(b) => {
-                text(format!("Table for {} on {}, {:?}", b.party_size, b.date, b.seating))
-            }
-            _ => text("Nothing booked"),
-        }))
+        let booked = |mut ask: Ask| async move {
+            Ok(match ask.form::<Booking>("booking", "Book a table").await?.ok() {
+                Some(b) => {
+                    text(format!("Table for {} on {}, {:?}", b.party_size, b.date, b.seating))
+                }
+                None => text("Nothing booked"),
+            })
+        };
+        self.scope.tool(&ctx, booked).await
     }
 
     #[tool(description = "Links your calendar")]
     async fn link_calendar(&self, ctx: Ctx<RoleServer>) -> Reply {
-        let linked = async {
-            let mut ask = self.scope.ask_tool(&ctx).await?;
-            let user = ask.elicitor().principal().clone();
-            if !self.linked.lock().unwrap().contains(&user) {
-                let url = |id: &ElicitationId| format!("{}/callback?elicitationId={id}", self.base);
-                ask.url("calendar", || async { UrlElicitation::new("Link your calendar", url) })
+        let linked = |mut ask: Ask| async move {
+            let user = ask.user().clone();
+            let is_linked = || self.linked.lock().unwrap().contains(&user);
+            if !is_linked() {
+                ask.url_page("calendar", "Link your calendar", &format!("{}/callback", self.base))
                     .await?;
             }
-            Ok::<_, Stop>(self.linked.lock().unwrap().contains(&user))
+            Ok(text(if is_linked() { "Your calendar is linked" } else { "Not linked" }))
         };
-        let linked = linked.await;
-        respond(linked.map(|yes| text(if yes { "Your calendar is linked" } else { "Not linked" })))
+        self.scope.tool(&ctx, linked).await
     }
 }
 
@@ -75,21 +75,15 @@ impl App {
 #[tool_handler]
 impl ServerHandler for App {}
 
-#[derive(serde::Deserialize)]
-struct Callback {
-    #[serde(rename = "elicitationId")]
-    id: String,
-}
-
 // The page behind the URL. Here its user is the local user (loopback only); a real page
 // signs the browser in and completes only for the user the elicitation is bound to.
 async fn finish(
     State((hub, linked)): State<(Elicitations, Linked)>,
-    q: Query<Callback>,
+    q: Query<PageQuery>,
 ) -> Html<&'static str> {
     let user = Principal::current_local_user();
     // Recorded before the client hears of it; an unknown, used or other user's id: nothing.
-    let record = |r: mcp_elicit_server::store::PendingElicitation| async move {
+    let record = |r: PendingElicitation| async move {
         Ok::<_, std::io::Error>(linked.lock().unwrap().insert(r.principal))
     };
     match hub.complete_with(&user, &q.id, record).await {

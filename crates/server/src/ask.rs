@@ -29,6 +29,7 @@ use serde_json::{Map, Value, json};
 use crate::checks;
 use crate::elicitor::{Elicitor, FormOutcome, UrlElicitation, UrlOutcome, reask_message};
 use crate::error::{Error, ErrorKind};
+use crate::identity::Principal;
 use crate::respond::{InputRound, Stop};
 use crate::revision::{Declared, Revision};
 use crate::state::{Payload, StateBinding};
@@ -496,6 +497,36 @@ impl Ask {
         let mut q = self.questions();
         let ticket = q.form_with_schema(key, message, schema)?;
         Ok(q.ask().await?.content(ticket)?)
+    }
+
+    /// [`Ask::url`] for a page of your own at `page`: the elicitation (made only when
+    /// a new one is needed) is [`UrlElicitation::to_page`]`(message, page)`, its id in
+    /// the page's `elicitationId` query parameter ([`PageQuery`](crate::PageQuery)).
+    ///
+    /// ```no_run
+    /// # async fn run(mut ask: mcp_elicit_server::Ask) -> Result<(), mcp_elicit_server::Stop> {
+    /// ask.url_page("calendar", "Link your calendar", "https://mcp.example.com/link").await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn url_page(
+        &mut self,
+        key: &str,
+        message: &str,
+        page: &str,
+    ) -> Result<UrlOutcome, Stop> {
+        self.url(key, || async { UrlElicitation::to_page(message, page) })
+            .await
+    }
+
+    /// The user this request is for ([`Elicitor::principal`]).
+    ///
+    /// ```no_run
+    /// # fn run(ask: &mcp_elicit_server::Ask) {
+    /// let user = ask.user().clone();
+    /// # let _ = user; }
+    /// ```
+    pub fn user(&self) -> &Principal {
+        self.elicitor.principal()
     }
 
     /// A URL-mode interaction under `key`; `make` builds the elicitation (and registers

@@ -85,6 +85,23 @@ impl<T> FormOutcome<T> {
             )),
         }
     }
+
+    /// The accepted content, or `None` when the user declined or dismissed the form
+    /// (like `Result::ok`), for a tool that answers both the same way.
+    ///
+    /// ```
+    /// use mcp_elicit_server::FormOutcome;
+    ///
+    /// assert_eq!(FormOutcome::Accepted(3).ok(), Some(3));
+    /// assert_eq!(FormOutcome::<u8>::Declined.ok(), None);
+    /// assert_eq!(FormOutcome::<u8>::Cancelled.ok(), None);
+    /// ```
+    pub fn ok(self) -> Option<T> {
+        match self {
+            Self::Accepted(content) => Some(content),
+            Self::Declined | Self::Cancelled => None,
+        }
+    }
 }
 
 /// The answer to a URL-mode elicitation.

@@ -9,9 +9,11 @@ use std::time::SystemTime;
 
 use mcp_elicit_core::lifecycle::Event;
 use mcp_elicit_core::message::{CompleteNotification, METHOD_COMPLETE, Mode};
-use rmcp::model::{CallToolRequestParams, CustomNotification, ServerNotification};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, CustomNotification, ServerNotification,
+};
 use rmcp::service::RequestContext;
-use rmcp::{Peer, RoleServer};
+use rmcp::{ErrorData, Peer, RoleServer};
 
 use crate::ask::{Ask, Retryable};
 use crate::config::ElicitationConfig;
@@ -20,6 +22,7 @@ use crate::error::{Error, ErrorKind};
 use crate::id::ElicitationId;
 use crate::identity::{IdentityPolicy, Principal, SessionKey};
 use crate::relay::CompletionRelay;
+use crate::respond::Stop;
 use crate::revision::{Declared, Revision};
 use crate::state::StateKeys;
 use crate::store::{
@@ -814,5 +817,48 @@ impl SessionScope {
             )
         })?;
         self.ask(ctx, call).await
+    }
+
+    /// A whole `#[tool]` function in one call: builds the [`Ask`] of the tool call `ctx`
+    /// belongs to ([`SessionScope::ask_tool`]), runs `run` with it, and answers its
+    /// outcome with [`respond`](crate::respond) (a result, a 2026-07-28 round, or the
+    /// JSON-RPC error). For the user's decline or a timeout as a tool result instead,
+    /// use `ask_tool` and [`respond_tool`](crate::respond_tool).
+    ///
+    /// ```no_run
+    /// use mcp_elicit_server::rmcp::model::CallToolResponse;
+    /// use mcp_elicit_server::rmcp::{ErrorData, RoleServer, service::RequestContext};
+    /// use mcp_elicit_server::{SessionScope, text};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Name {
+    ///     name: String,
+    /// }
+    ///
+    /// async fn greet(scope: &SessionScope, ctx: RequestContext<RoleServer>)
+    ///     -> Result<CallToolResponse, ErrorData> {
+    ///     scope.tool(&ctx, |mut ask| async move {
+    ///         Ok(match ask.form::<Name>("name", "Your name?").await?.ok() {
+    ///             Some(n) => text(format!("Hello, {}", n.name)),
+    ///             None => text("Hello"),
+    ///         })
+    ///     })
+    ///     .await
+    /// }
+    /// ```
+    pub async fn tool<F, Fut>(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        run: F,
+    ) -> Result<CallToolResponse, ErrorData>
+    where
+        F: FnOnce(Ask) -> Fut,
+        Fut: Future<Output = Result<CallToolResult, Stop>>,
+    {
+        let outcome = match self.ask_tool(ctx).await {
+            Ok(ask) => run(ask).await,
+            Err(e) => Err(e.into()),
+        };
+        crate::respond::respond(outcome)
     }
 }

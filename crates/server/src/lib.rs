@@ -303,6 +303,7 @@ mod error;
 mod hub;
 mod id;
 mod identity;
+mod page;
 #[cfg(feature = "reference")]
 pub mod reference;
 mod relay;
@@ -333,6 +334,7 @@ pub use error::{Error, ErrorKind};
 pub use hub::{Completed, Completion, Elicitations, SessionScope};
 pub use id::ElicitationId;
 pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
+pub use page::{ELICITATION_ID_PARAM, PageQuery};
 pub use relay::CompletionRelay;
 pub use respond::{Complete, Edge, InputRound, Stop, respond, respond_tool, text};
 pub use revision::Revision;
