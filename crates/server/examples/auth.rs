@@ -18,7 +18,7 @@ use mcp_elicit_server::{
     Edge, ElicitationConfig, Elicitations, FormOutcome, IdentityPolicy, Principal, SessionScope,
     respond,
 };
-use rmcp::handler::server::tool::{Extension, ToolCallContext};
+use rmcp::handler::server::tool::Extension;
 use rmcp::model::{CallToolRequestParams as Call, CallToolResponse, CallToolResult, ContentBlock};
 use rmcp::transport::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -88,17 +88,9 @@ impl App {
     }
 }
 
+// `Edge` puts the call in each request's extensions: no `call_tool` override needed.
 #[tool_handler]
-impl ServerHandler for App {
-    async fn call_tool(
-        &self,
-        call: Call,
-        mut ctx: Ctx<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        ctx.extensions.insert(call.clone());
-        Self::tool_router().call(ToolCallContext::new(self, call, ctx)).await
-    }
-}
+impl ServerHandler for App {}
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {

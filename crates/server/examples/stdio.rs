@@ -6,7 +6,7 @@ use mcp_elicit_server::{
     Edge, ElicitationConfig, Elicitations, FormOutcome, IdentityPolicy, Principal, SessionScope,
     respond,
 };
-use rmcp::handler::server::tool::{Extension, ToolCallContext};
+use rmcp::handler::server::tool::Extension;
 use rmcp::model::{CallToolRequestParams as Call, CallToolResponse, CallToolResult, ContentBlock};
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt, service::RequestContext as Ctx};
 use rmcp::{tool, tool_handler, tool_router};
@@ -53,18 +53,9 @@ impl App {
     }
 }
 
+// `Edge` puts the call in each request's extensions: no `call_tool` override needed.
 #[tool_handler]
-impl ServerHandler for App {
-    async fn call_tool(
-        &self,
-        call: Call,
-        mut ctx: Ctx<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        // A `#[tool]` fn gets the request (for `scope.ask`) from the extensions.
-        ctx.extensions.insert(call.clone());
-        Self::tool_router().call(ToolCallContext::new(self, call, ctx)).await
-    }
-}
+impl ServerHandler for App {}
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
