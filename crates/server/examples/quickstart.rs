@@ -9,11 +9,10 @@ use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
 use axum::{extract::Query, extract::State, response::Html, routing::get};
-use mcp_elicit_server::{
-    Ask, Elicitations, PageQuery, PendingElicitation, Principal, SessionScope, text,
-};
-use rmcp::{ErrorData, RoleServer, model::CallToolResponse, service::RequestContext as Ctx};
-use rmcp::{ServerHandler, tool, tool_handler, tool_router};
+use mcp_elicit_server::{Ask, Elicitations, PageQuery, PendingElicitation, Principal};
+use mcp_elicit_server::{SessionScope, ToolReply, text};
+use rmcp::{RoleServer, ServerHandler, service::RequestContext as Ctx};
+use rmcp::{tool, tool_handler, tool_router};
 
 #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 enum Seating {
@@ -33,37 +32,33 @@ struct Booking {
 }
 
 type Linked = Arc<Mutex<HashSet<Principal>>>;
-type Reply = Result<CallToolResponse, ErrorData>;
 #[derive(Clone)]
 struct App {
     scope: SessionScope,
     linked: Linked,
-    base: String,
+    page: String,
 }
 
 #[tool_router]
 impl App {
     #[tool(description = "Books a table")]
-    async fn book_table(&self, ctx: Ctx<RoleServer>) -> Reply {
+    async fn book_table(&self, ctx: Ctx<RoleServer>) -> ToolReply {
         let booked = |mut ask: Ask| async move {
-            Ok(match ask.form::<Booking>("booking", "Book a table").await?.ok() {
-                Some(b) => {
-                    text(format!("Table for {} on {}, {:?}", b.party_size, b.date, b.seating))
-                }
-                None => text("Nothing booked"),
-            })
+            let booked = ask.form::<Booking>("booking", "Book a table").await?.ok();
+            Ok(text(booked.map_or("Nothing booked".into(), |b| {
+                format!("Table for {} on {}, {:?}", b.party_size, b.date, b.seating)
+            })))
         };
         self.scope.tool(&ctx, booked).await
     }
 
     #[tool(description = "Links your calendar")]
-    async fn link_calendar(&self, ctx: Ctx<RoleServer>) -> Reply {
+    async fn link_calendar(&self, ctx: Ctx<RoleServer>) -> ToolReply {
         let linked = |mut ask: Ask| async move {
             let user = ask.user().clone();
             let is_linked = || self.linked.lock().unwrap().contains(&user);
             if !is_linked() {
-                ask.url_page("calendar", "Link your calendar", &format!("{}/callback", self.base))
-                    .await?;
+                ask.url_page("calendar", "Link your calendar", &self.page).await?;
             }
             Ok(text(if is_linked() { "Your calendar is linked" } else { "Not linked" }))
         };
@@ -71,7 +66,7 @@ impl App {
     }
 }
 
-// `Edge` (inside `Elicitations::router`) gives each tool its call: no `call_tool` override.
+// `Edge` (inside `scoped_router`) gives each tool its call: no `call_tool` override.
 #[tool_handler]
 impl ServerHandler for App {}
 
@@ -97,15 +92,13 @@ async fn main() -> std::io::Result<()> {
     let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:8080".into());
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let base = format!("http://{}", listener.local_addr()?);
-    let (hub, linked, b) = (Elicitations::local(), Linked::default(), base.clone());
+    let (hub, linked, url) = (Elicitations::local(), Linked::default(), format!("{base}/callback"));
     let l = linked.clone();
     let page = get(|| async { Html("<form method=post><button>Link my calendar</button></form>") });
     let pages = axum::Router::new().route("/callback", page.post(finish));
     // `/mcp`: each session's handler behind `Edge`, kept alive, rounds with their exact JSON.
-    let mcp = hub.scoped_router(
-        move |scope| App { scope, linked: l.clone(), base: b.clone() },
-        Default::default(),
-    );
+    let app = move |scope| App { scope, linked: l.clone(), page: url.clone() };
+    let mcp = hub.scoped_router(app, Default::default());
     let app = mcp.merge(pages.with_state((hub, linked)));
     println!("{base}/mcp");
     axum::serve(listener, app).await

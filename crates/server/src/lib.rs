@@ -336,7 +336,7 @@ pub use id::ElicitationId;
 pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
 pub use page::{ELICITATION_ID_PARAM, PageQuery};
 pub use relay::CompletionRelay;
-pub use respond::{Complete, Edge, InputRound, Stop, respond, respond_tool, text};
+pub use respond::{Complete, Edge, InputRound, Stop, ToolReply, respond, respond_tool, text};
 pub use revision::Revision;
 pub use state::{MAX_STATE_BYTES, StateBinding, StateKeys};
 pub use store::{

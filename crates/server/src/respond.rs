@@ -204,6 +204,18 @@ pub fn respond<T: Complete>(result: Result<T, Stop>) -> Result<T::Response, Erro
     }
 }
 
+/// What a tool answers rmcp with: what [`respond`] (for a tool), [`respond_tool`] and
+/// [`SessionScope::tool`](crate::SessionScope::tool) return, and a `#[tool]` function
+/// can return as is.
+///
+/// ```
+/// use mcp_elicit_server::{ToolReply, respond, text};
+///
+/// let reply: ToolReply = respond(Ok(text("done")));
+/// assert!(reply.is_ok());
+/// ```
+pub type ToolReply = Result<CallToolResponse, ErrorData>;
+
 /// A successful tool result of one text block: `CallToolResult::success` with
 /// `ContentBlock::text(text)`.
 ///
