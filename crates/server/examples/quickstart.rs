@@ -32,6 +32,7 @@ struct Booking {
 }
 
 type Linked = Arc<Mutex<HashSet<Principal>>>;
+type Page = State<(Elicitations, Linked)>;
 #[derive(Clone)]
 struct App {
     scope: SessionScope,
@@ -72,19 +73,14 @@ impl ServerHandler for App {}
 
 // The page behind the URL. Here its user is the local user (loopback only); a real page
 // signs the browser in and completes only for the user the elicitation is bound to.
-async fn finish(
-    State((hub, linked)): State<(Elicitations, Linked)>,
-    q: Query<PageQuery>,
-) -> Html<&'static str> {
+async fn finish(State((hub, linked)): Page, q: Query<PageQuery>) -> Html<&'static str> {
     let user = Principal::current_local_user();
     // Recorded before the client hears of it; an unknown, used or other user's id: nothing.
     let record = |r: PendingElicitation| async move {
         Ok::<_, std::io::Error>(linked.lock().unwrap().insert(r.principal))
     };
-    match hub.complete_with(&user, &q.id, record).await {
-        Ok(_) => Html("Calendar linked: go back to your MCP client"),
-        Err(_) => Html("Nothing to link"),
-    }
+    let done = hub.complete_with(&user, &q.id, record).await.is_ok();
+    Html(if done { "Calendar linked: go back to your MCP client" } else { "Nothing to link" })
 }
 
 #[tokio::main]
@@ -97,9 +93,8 @@ async fn main() -> std::io::Result<()> {
     let page = get(|| async { Html("<form method=post><button>Link my calendar</button></form>") });
     let pages = axum::Router::new().route("/callback", page.post(finish));
     // `/mcp`: each session's handler behind `Edge`, kept alive, rounds with their exact JSON.
-    let app = move |scope| App { scope, linked: l.clone(), page: url.clone() };
-    let mcp = hub.scoped_router(app, Default::default());
-    let app = mcp.merge(pages.with_state((hub, linked)));
+    let handler = move |scope| App { scope, linked: l.clone(), page: url.clone() };
+    let app = hub.scoped_router(handler, Default::default()).merge(pages.with_state((hub, linked)));
     println!("{base}/mcp");
     axum::serve(listener, app).await
 }
