@@ -56,12 +56,11 @@ impl App {
     #[tool(description = "Links your calendar")]
     async fn link_calendar(&self, ctx: Ctx<RoleServer>) -> ToolReply {
         let linked = |mut ask: Ask| async move {
-            let user = ask.user().clone();
-            let is_linked = || self.linked.lock().unwrap().contains(&user);
-            if !is_linked() {
+            if !self.linked.lock().unwrap().contains(ask.user()) {
                 ask.url_page("calendar", "Link your calendar", &self.page).await?;
             }
-            Ok(text(if is_linked() { "Your calendar is linked" } else { "Not linked" }))
+            let yes = self.linked.lock().unwrap().contains(ask.user());
+            Ok(text(if yes { "Your calendar is linked" } else { "Not linked" }))
         };
         self.scope.tool(&ctx, linked).await
     }
