@@ -7,107 +7,18 @@
 //! lists the tools, and `set_api_key`'s URL elicitation is consented to on screen and
 //! answered on the connect page; the result shows on screen.
 
-use std::path::Path;
-use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 mod auth_common;
+mod pty_common;
 mod support;
 
 use auth_common::{serve, start_provider, url_catcher};
+use pty_common::{GUARD, Pty, sh_quote, wait_file};
 use support::browser::Browser;
-use support::{WAIT, answer_page, free_port};
+use support::{answer_page, free_port};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-elicit");
-const GUARD: Duration = Duration::from_secs(90);
-
-fn sh_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
-
-struct Pty {
-    socket: String,
-}
-
-impl Pty {
-    fn start(command: &str, width: u16, height: u16) -> Self {
-        let pty = Self {
-            socket: format!("mcpe-pty-auth-{}", std::process::id()),
-        };
-        let script = format!("{command}; echo EXIT=$?; sleep 600");
-        let out = pty.tmux(&[
-            "new-session",
-            "-d",
-            "-s",
-            "t",
-            "-x",
-            &width.to_string(),
-            "-y",
-            &height.to_string(),
-            &script,
-        ]);
-        assert!(out.status.success(), "tmux new-session: {out:?}");
-        pty
-    }
-
-    fn tmux(&self, args: &[&str]) -> Output {
-        Command::new("tmux")
-            .args(["-L", &self.socket, "-f", "/dev/null"])
-            .args(args)
-            .stdin(Stdio::null())
-            .output()
-            .expect("run tmux (scripts/install-tools installs it)")
-    }
-
-    fn screen(&self) -> String {
-        let out = self.tmux(&["capture-pane", "-p", "-J", "-t", "t"]);
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    async fn wait_for(&self, texts: &[&str]) -> String {
-        let start = Instant::now();
-        loop {
-            let s = self.screen();
-            if texts.iter().all(|t| s.contains(t)) {
-                return s;
-            }
-            assert!(
-                start.elapsed() < GUARD,
-                "still waiting for {texts:?}; the screen is:\n{s}"
-            );
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-    }
-
-    fn keys(&self, keys: &[&str]) {
-        let mut args = vec!["send-keys", "-t", "t"];
-        args.extend_from_slice(keys);
-        assert!(self.tmux(&args).status.success());
-    }
-}
-
-impl Drop for Pty {
-    fn drop(&mut self) {
-        let _ = self.tmux(&["kill-server"]);
-    }
-}
-
-async fn wait_file(path: &Path, pty: &Pty) -> String {
-    let start = Instant::now();
-    loop {
-        if let Ok(s) = std::fs::read_to_string(path)
-            && !s.is_empty()
-        {
-            return s;
-        }
-        assert!(
-            start.elapsed() < WAIT,
-            "the browser was never started; the screen is:\n{}",
-            pty.screen()
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connect_signs_in_through_the_consent_screen_then_answers_a_url_elicitation() {
