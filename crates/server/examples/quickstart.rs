@@ -33,7 +33,6 @@ struct Booking {
 
 type Linked = Arc<Mutex<HashSet<Principal>>>;
 type Page = State<(Elicitations, Linked)>;
-#[derive(Clone)]
 struct App {
     scope: SessionScope,
     linked: Linked,
