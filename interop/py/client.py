@@ -154,11 +154,21 @@ async def visit(url: str, o: argparse.Namespace) -> None:
         visited.append({"url": url, "skipped": "not a loopback http URL"})
         return
 
+    # The page's form as a browser submits it: its hidden fields (the reference server's
+    # demo page carries a CSRF token, and a post without it is refused with 403).
+    page = {"fields": b""}
+
     def request(method: str) -> int:
-        req = urllib.request.Request(url, method=method, data=b"" if method == "POST" else None)
+        data = page["fields"] if method == "POST" else None
+        req = urllib.request.Request(url, method=method, data=data)
+        if method == "POST":
+            req.add_header("Content-Type", "application/x-www-form-urlencoded")
         try:
             with urllib.request.urlopen(req, timeout=10) as res:  # noqa: S310 (loopback only, checked above)
-                res.read()
+                body = res.read().decode("utf-8", "replace")
+                if method == "GET":
+                    hidden = re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', body)
+                    page["fields"] = urllib.parse.urlencode(hidden).encode()
                 return res.status
         except urllib.error.HTTPError as e:
             return e.code

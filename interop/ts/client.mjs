@@ -140,6 +140,14 @@ function isLoopback(url) {
   }
 }
 
+// The hidden fields of the page's form, as a browser submits them (the reference server's demo page
+// carries a CSRF token, and a post without it is refused with 403).
+function hiddenFields(html) {
+  const fields = new URLSearchParams();
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields.append(m[1], m[2]);
+  return fields.toString();
+}
+
 // Plays the user in the browser: opens the page (GET) and, with --visit post, submits its form (a POST
 // to the same URL, as the reference server's demo page does). Only loopback http URLs are visited.
 async function visit(url, o) {
@@ -149,10 +157,13 @@ async function visit(url, o) {
     return;
   }
   const methods = o.visit === 'post' ? ['GET', 'POST'] : ['GET'];
+  let fields = '';
   for (const method of methods) {
     try {
-      const res = await fetch(url, { method, redirect: 'manual' });
-      await res.arrayBuffer();
+      const form = { body: fields, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+      const res = await fetch(url, { method, redirect: 'manual', ...(method === 'POST' && form) });
+      const html = await res.text();
+      if (method === 'GET') fields = hiddenFields(html);
       summary.visited = (summary.visited ?? []).concat([{ url, method, status: res.status }]);
       if (res.status >= 400) fail(`${method} ${url} answered ${res.status}`);
     } catch (e) {

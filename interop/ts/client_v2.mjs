@@ -84,6 +84,14 @@ const isLoopback = (url) => {
   }
 };
 
+// The hidden fields of the page's form, as a browser submits them (the reference server's demo page
+// carries a CSRF token, and a post without it is refused with 403).
+function hiddenFields(html) {
+  const fields = new URLSearchParams();
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields.append(m[1], m[2]);
+  return fields.toString();
+}
+
 // Plays the user: opens the page (GET) and, with post, submits it (POST to the same URL). Loopback http only.
 async function visit(url, how) {
   if (how === 'none') return;
@@ -91,10 +99,13 @@ async function visit(url, how) {
     summary.visited.push({ url, skipped: 'not a loopback http URL' });
     return;
   }
+  let fields = '';
   for (const method of how === 'post' ? ['GET', 'POST'] : ['GET']) {
     try {
-      const res = await fetch(url, { method, redirect: 'manual', ...(method === 'POST' && { body: '' }) });
-      await res.text();
+      const form = { body: fields, headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+      const res = await fetch(url, { method, redirect: 'manual', ...(method === 'POST' && form) });
+      const html = await res.text();
+      if (method === 'GET') fields = hiddenFields(html);
       summary.visited.push({ url, method, status: res.status });
       if (res.status >= 400) fail(`${method} ${url} answered ${res.status}`);
     } catch (e) {
