@@ -16,49 +16,14 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, BufReader};
 
+mod auth_common;
 mod support;
 
+use auth_common::start_provider;
 use reqwest::Method;
 use support::browser::{Browser, Page, hidden_value};
-use support::driver::{node, tools_dir};
 use support::{McpClient, Server, VAULT_KEY, WAIT, answer_page, free_port};
-
-/// The test OpenID provider (the web crate's), redirecting back to `web_base`.
-async fn start_provider(web_base: &str) -> (tokio::process::Child, String) {
-    let oidc = tools_dir().join("oidc");
-    assert!(
-        oidc.join("node_modules/oidc-provider").is_dir(),
-        "oidc-provider is not installed: run crates/web/tests/oidc/install.sh (looked in {})",
-        oidc.display()
-    );
-    let mut node = tokio::process::Command::new(node())
-        .current_dir(&oidc)
-        .arg("--input-type=module")
-        .arg("-e")
-        .arg(include_str!("../../web/tests/oidc/provider.mjs"))
-        .env("WEB_BASE", web_base)
-        .env("AUDIENCE", format!("{web_base}/mcp"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start node with the test OpenID provider");
-    let stdout = node.stdout.take().expect("provider stdout");
-    let mut lines = BufReader::new(stdout).lines();
-    let line = tokio::time::timeout(WAIT, lines.next_line())
-        .await
-        .expect("the provider did not start within 30 s")
-        .expect("reading the provider's stdout")
-        .expect("the provider exited before printing its issuer");
-    let info: Value = serde_json::from_str(&line).expect("provider info JSON");
-    // Keep reading: the provider prints notices later, and a closed pipe kills it (EPIPE).
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    let issuer = info["issuer"].as_str().expect("issuer").to_owned();
-    (node, issuer)
-}
 
 /// An MCP access token from the provider (client credentials; `sub` is the client id).
 async fn access_token(issuer: &str, resource: &str) -> String {

@@ -41,6 +41,7 @@ pub async fn start_provider(web_base: &str) -> (tokio::process::Child, String) {
         .expect("reading the provider's stdout")
         .expect("the provider exited before printing its issuer");
     let info: Value = serde_json::from_str(&line).expect("provider info JSON");
+    // Keep reading: the provider prints notices later, and a closed pipe kills it (EPIPE).
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     (node, info["issuer"].as_str().expect("issuer").to_owned())
 }
