@@ -81,6 +81,58 @@ pub(crate) struct Inner {
 /// sent on, and the configuration. Tool handlers reach it through a [`SessionScope`];
 /// out-of-band code (the page behind a URL elicitation) calls
 /// [`Elicitations::complete`].
+///
+/// A URL elicitation as the page behind it sees the registry: pending for its user only,
+/// completed once, gone afterwards (the store is filled by hand here, as
+/// [`Ask::url`](crate::Ask::url) fills it when a tool asks):
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use std::time::{Duration, SystemTime};
+/// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+/// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+/// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+/// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+/// #     let now = SystemTime::now();
+/// #     PendingElicitation {
+/// #         id: id.to_owned(),
+/// #         principal: user.clone(),
+/// #         session: SessionKey::from_stored("connection-1"),
+/// #         mode: Mode::Url,
+/// #         state: State::Accepted,
+/// #         message: "Connect your calendar".to_owned(),
+/// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+/// #         created_at: now,
+/// #         expires_at: now + ttl,
+/// #         app_data: None,
+/// #     }
+/// # }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+/// # let store = Arc::new(MemoryStore::new());
+/// # let hub = Elicitations::with_store(
+/// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+/// #     store.clone(),
+/// #     Arc::new(SystemClock),
+/// # );
+/// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+/// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+/// let bob = Principal::authenticated("https://auth.example.com", "bob");
+/// assert_eq!(hub.pending(&alice).await?.len(), 1);
+/// assert!(hub.get(&bob, "e1").await?.is_none()); // another user's: not found
+///
+/// let done = hub.complete(&alice, "e1").await?;
+/// assert!(!done.notified); // no client connection is registered in this example
+/// assert_eq!(done.session.as_str(), "connection-1");
+///
+/// // Used up: a replay of the same id is refused and changes nothing.
+/// let again = hub.complete(&alice, "e1").await.unwrap_err();
+/// assert_eq!(again.kind(), mcp_elicit_server::ErrorKind::UnknownElicitation);
+/// assert_eq!(hub.pending_count().await?, 0);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct Elicitations {
     pub(crate) inner: Arc<Inner>,
@@ -109,12 +161,24 @@ pub(crate) fn store_error(e: StoreError) -> Error {
                 "{pending} elicitations are already pending for this user (at most {max}); finish or wait for those first"
             ),
         ),
+        StoreError::Unavailable(m) => Error::new(
+            ErrorKind::StoreUnavailable,
+            format!("the store is unavailable ({m}); nothing was changed, try again shortly"),
+        ),
         other => Error::new(ErrorKind::Store, other.to_string()),
     }
 }
 
 impl Elicitations {
     /// A registry with an in-memory store and the system clock.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy};
+    ///
+    /// // A remote server: every request must carry a verified `Principal`.
+    /// let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::Authenticated));
+    /// assert_eq!(hub.config().max_pending_per_user, 32);
+    /// ```
     pub fn new(config: ElicitationConfig) -> Self {
         Self::with_store(config, Arc::new(MemoryStore::new()), Arc::new(SystemClock))
     }
@@ -136,6 +200,31 @@ impl Elicitations {
     }
 
     /// A registry over `store`, reading time from `clock`.
+    ///
+    /// A durable store (`mcp-elicit-store`), your own [`ElicitationStore`], or a clock a test
+    /// moves by hand:
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use std::time::{Duration, SystemTime};
+    /// use mcp_elicit_server::{Clock, ElicitationConfig, Elicitations, IdentityPolicy, MemoryStore};
+    ///
+    /// struct TestClock(Mutex<SystemTime>);
+    /// impl Clock for TestClock {
+    ///     fn now(&self) -> SystemTime {
+    ///         *self.0.lock().unwrap()
+    ///     }
+    /// }
+    ///
+    /// let clock = Arc::new(TestClock(Mutex::new(SystemTime::UNIX_EPOCH)));
+    /// let hub = Elicitations::with_store(
+    ///     ElicitationConfig::new(IdentityPolicy::Authenticated),
+    ///     Arc::new(MemoryStore::new()),
+    ///     clock.clone(),
+    /// );
+    /// *clock.0.lock().unwrap() += Duration::from_secs(3600); // the registry's clock: an hour later
+    /// # let _ = hub;
+    /// ```
     pub fn with_store(
         config: ElicitationConfig,
         store: Arc<dyn ElicitationStore>,
@@ -155,6 +244,11 @@ impl Elicitations {
     }
 
     /// The configuration.
+    ///
+    /// ```
+    /// let hub = mcp_elicit_server::Elicitations::local();
+    /// assert_eq!(hub.config().form_timeout, std::time::Duration::from_secs(600));
+    /// ```
     pub fn config(&self) -> &ElicitationConfig {
         &self.inner.config
     }
@@ -169,6 +263,15 @@ impl Elicitations {
     /// A scope for one client connection: build it when the connection's handler is
     /// built (rmcp calls the Streamable HTTP service factory once per session). When the
     /// last clone is dropped, the connection's pending elicitations are forgotten.
+    ///
+    /// ```
+    /// let hub = mcp_elicit_server::Elicitations::local();
+    /// // One scope per connection (per call of rmcp's service factory), each its own session.
+    /// let first = hub.scope()?;
+    /// let second = hub.scope()?;
+    /// assert_ne!(first.connection_key(), second.connection_key());
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn scope(&self) -> Result<SessionScope, Error> {
         let key = ElicitationId::generate()?;
         Ok(SessionScope {
@@ -400,6 +503,47 @@ impl Elicitations {
     /// store) and returns the record as it was, without notifying anyone yet. Follow with
     /// [`Elicitations::notify_completion`] once the outcome is recorded
     /// ([`Elicitations::complete_with`] does the three steps in order).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use std::time::{Duration, SystemTime};
+    /// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+    /// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+    /// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+    /// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+    /// #     let now = SystemTime::now();
+    /// #     PendingElicitation {
+    /// #         id: id.to_owned(),
+    /// #         principal: user.clone(),
+    /// #         session: SessionKey::from_stored("connection-1"),
+    /// #         mode: Mode::Url,
+    /// #         state: State::Accepted,
+    /// #         message: "Connect your calendar".to_owned(),
+    /// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+    /// #         created_at: now,
+    /// #         expires_at: now + ttl,
+    /// #         app_data: None,
+    /// #     }
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// # let store = Arc::new(MemoryStore::new());
+    /// # let hub = Elicitations::with_store(
+    /// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+    /// #     store.clone(),
+    /// #     Arc::new(SystemClock),
+    /// # );
+    /// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+    /// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+    /// let record = hub.record_completion(&alice, "e1").await?;
+    /// // ... record what the page obtained for `record.principal` here ...
+    /// let notified = hub.notify_completion("e1", &record.session).await;
+    /// assert!(!notified); // this example holds no client connection
+    /// assert!(hub.record_completion(&alice, "e1").await.is_err()); // at most once
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn record_completion(
         &self,
         principal: &Principal,
@@ -469,6 +613,45 @@ impl Elicitations {
 
     /// Cancels the URL-mode elicitation `id` of `principal` (the user gave up or refused
     /// on the out-of-band page). No notification is sent (the protocol has none).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use std::time::{Duration, SystemTime};
+    /// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+    /// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+    /// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+    /// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+    /// #     let now = SystemTime::now();
+    /// #     PendingElicitation {
+    /// #         id: id.to_owned(),
+    /// #         principal: user.clone(),
+    /// #         session: SessionKey::from_stored("connection-1"),
+    /// #         mode: Mode::Url,
+    /// #         state: State::Accepted,
+    /// #         message: "Connect your calendar".to_owned(),
+    /// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+    /// #         created_at: now,
+    /// #         expires_at: now + ttl,
+    /// #         app_data: None,
+    /// #     }
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// # let store = Arc::new(MemoryStore::new());
+    /// # let hub = Elicitations::with_store(
+    /// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+    /// #     store.clone(),
+    /// #     Arc::new(SystemClock),
+    /// # );
+    /// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+    /// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+    /// hub.cancel(&alice, "e1").await?;
+    /// assert!(hub.get(&alice, "e1").await?.is_none());
+    /// assert!(hub.complete(&alice, "e1").await.is_err()); // nothing left to complete
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn cancel(&self, principal: &Principal, id: &str) -> Result<(), Error> {
         self.transition(principal, id, Event::Cancel).await
     }
@@ -477,6 +660,50 @@ impl Elicitations {
     ///
     /// An elicitation past its expiry is gone even before the sweep removes it: `None`
     /// here, and every transition of it fails as unknown.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use std::time::{Duration, SystemTime};
+    /// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+    /// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+    /// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+    /// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+    /// #     let now = SystemTime::now();
+    /// #     PendingElicitation {
+    /// #         id: id.to_owned(),
+    /// #         principal: user.clone(),
+    /// #         session: SessionKey::from_stored("connection-1"),
+    /// #         mode: Mode::Url,
+    /// #         state: State::Accepted,
+    /// #         message: "Connect your calendar".to_owned(),
+    /// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+    /// #         created_at: now,
+    /// #         expires_at: now + ttl,
+    /// #         app_data: None,
+    /// #     }
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// # let store = Arc::new(MemoryStore::new());
+    /// # let hub = Elicitations::with_store(
+    /// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+    /// #     store.clone(),
+    /// #     Arc::new(SystemClock),
+    /// # );
+    /// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+    /// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+    /// let record = hub.get(&alice, "e1").await?.expect("pending");
+    /// assert_eq!(record.message, "Connect your calendar");
+    /// assert_eq!(record.mode, Mode::Url);
+    /// assert!(hub.get(&alice, "unknown").await?.is_none());
+    ///
+    /// // Past its expiry it is gone, swept or not:
+    /// store.insert(url_record("e2", &alice, Duration::ZERO)).await?;
+    /// assert!(hub.get(&alice, "e2").await?.is_none());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn get(
         &self,
         principal: &Principal,
@@ -577,6 +804,47 @@ impl Elicitations {
     }
 
     /// The pending elicitations of `principal` (none past its expiry).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use std::time::{Duration, SystemTime};
+    /// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+    /// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+    /// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+    /// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+    /// #     let now = SystemTime::now();
+    /// #     PendingElicitation {
+    /// #         id: id.to_owned(),
+    /// #         principal: user.clone(),
+    /// #         session: SessionKey::from_stored("connection-1"),
+    /// #         mode: Mode::Url,
+    /// #         state: State::Accepted,
+    /// #         message: "Connect your calendar".to_owned(),
+    /// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+    /// #         created_at: now,
+    /// #         expires_at: now + ttl,
+    /// #         app_data: None,
+    /// #     }
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// # let store = Arc::new(MemoryStore::new());
+    /// # let hub = Elicitations::with_store(
+    /// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+    /// #     store.clone(),
+    /// #     Arc::new(SystemClock),
+    /// # );
+    /// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+    /// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+    /// store.insert(url_record("e2", &alice, Duration::ZERO)).await?; // expired already
+    /// let ids: Vec<String> = hub.pending(&alice).await?.into_iter().map(|r| r.id).collect();
+    /// assert_eq!(ids, ["e1"]);
+    /// let bob = Principal::authenticated("https://auth.example.com", "bob");
+    /// assert!(hub.pending(&bob).await?.is_empty());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn pending(&self, principal: &Principal) -> Result<Vec<PendingElicitation>, Error> {
         let now = self.inner.clock.now();
         let mut list = self
@@ -601,7 +869,47 @@ impl Elicitations {
         self.forget(id).await;
     }
 
-    /// How many elicitations are pending, all users together.
+    /// How many elicitations are stored, all users together (records past their expiry
+    /// count until a sweep removes them).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use std::time::{Duration, SystemTime};
+    /// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+    /// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+    /// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+    /// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+    /// #     let now = SystemTime::now();
+    /// #     PendingElicitation {
+    /// #         id: id.to_owned(),
+    /// #         principal: user.clone(),
+    /// #         session: SessionKey::from_stored("connection-1"),
+    /// #         mode: Mode::Url,
+    /// #         state: State::Accepted,
+    /// #         message: "Connect your calendar".to_owned(),
+    /// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+    /// #         created_at: now,
+    /// #         expires_at: now + ttl,
+    /// #         app_data: None,
+    /// #     }
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// # let store = Arc::new(MemoryStore::new());
+    /// # let hub = Elicitations::with_store(
+    /// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+    /// #     store.clone(),
+    /// #     Arc::new(SystemClock),
+    /// # );
+    /// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+    /// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+    /// assert_eq!(hub.pending_count().await?, 1);
+    /// hub.complete(&alice, "e1").await?;
+    /// assert_eq!(hub.pending_count().await?, 0);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn pending_count(&self) -> Result<usize, Error> {
         self.inner.store.count().await.map_err(store_error)
     }
@@ -615,6 +923,46 @@ impl Elicitations {
     /// A URL-mode elicitation outlives its connection: it belongs to the user, who may
     /// still finish the page (the completion then notifies nobody, and the client's retry
     /// finds the outcome), until it completes or expires.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use std::time::{Duration, SystemTime};
+    /// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+    /// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+    /// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+    /// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+    /// #     let now = SystemTime::now();
+    /// #     PendingElicitation {
+    /// #         id: id.to_owned(),
+    /// #         principal: user.clone(),
+    /// #         session: SessionKey::from_stored("connection-1"),
+    /// #         mode: Mode::Url,
+    /// #         state: State::Accepted,
+    /// #         message: "Connect your calendar".to_owned(),
+    /// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+    /// #         created_at: now,
+    /// #         expires_at: now + ttl,
+    /// #         app_data: None,
+    /// #     }
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// # let store = Arc::new(MemoryStore::new());
+    /// # let hub = Elicitations::with_store(
+    /// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+    /// #     store.clone(),
+    /// #     Arc::new(SystemClock),
+    /// # );
+    /// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+    /// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+    /// store.insert(url_record("e2", &alice, Duration::ZERO)).await?; // expired already
+    /// assert_eq!(hub.pending_count().await?, 2);
+    /// assert_eq!(hub.sweep().await?, 1); // e2 removed, e1 still pending
+    /// assert_eq!(hub.pending_count().await?, 1);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn sweep(&self) -> Result<usize, Error> {
         let now = self.inner.clock.now();
         let expired = self
@@ -738,6 +1086,13 @@ impl fmt::Debug for SessionScope {
 
 impl SessionScope {
     /// The registry.
+    ///
+    /// ```
+    /// let hub = mcp_elicit_server::Elicitations::local();
+    /// let scope = hub.scope()?;
+    /// assert_eq!(scope.hub().config().max_attempts, hub.config().max_attempts);
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn hub(&self) -> &Elicitations {
         &self.inner.hub
     }
