@@ -371,6 +371,100 @@ impl Questions<'_> {
 /// - **Serve through [`Edge`](crate::Edge)**: it decides the revision once per
 ///   request, sends every round with the exact JSON of the request (`pattern`
 ///   included) and adds `resultType` to every 2026-07-28 result.
+///
+/// A whole round trip, run against an rmcp client over an in-memory pipe (hidden): the
+/// user first answers 20, outside the schema's 1-12, is asked once more with the rule
+/// named, and answers 4:
+///
+/// ```
+/// # use std::sync::{Arc, Mutex};
+/// # use mcp_elicit_server::rmcp::model::*;
+/// # use mcp_elicit_server::rmcp::service::RequestContext;
+/// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceExt};
+/// # use mcp_elicit_server::serde_json::json;
+/// use mcp_elicit_server::{Edge, Elicitations, FormOutcome, SessionScope, Stop, respond, text};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Party {
+///     /// How many people?
+///     #[schemars(range(min = 1, max = 12))]
+///     size: u8,
+/// }
+///
+/// # struct Server(SessionScope);
+///
+/// # impl ServerHandler for Server {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #     }
+/// #     async fn call_tool(
+/// #         &self,
+/// #         request: CallToolRequestParams,
+/// #         ctx: RequestContext<RoleServer>,
+/// #     ) -> Result<CallToolResponse, ErrorData> {
+/// #         respond(book(&self.0, &request, &ctx).await)
+/// #     }
+/// # }
+///
+/// async fn book(
+///     scope: &SessionScope,
+///     request: &CallToolRequestParams,
+///     ctx: &RequestContext<RoleServer>,
+/// ) -> Result<CallToolResult, Stop> {
+///     let mut ask = scope.ask(ctx, request).await?;
+///     Ok(match ask.form::<Party>("party", "Table for how many?").await? {
+///         FormOutcome::Accepted(party) => text(format!("Table for {}", party.size)),
+///         FormOutcome::Declined | FormOutcome::Cancelled => text("No table booked"),
+///     })
+/// }
+///
+/// # /// A client whose user first types 20, then 4 when told the rule.
+/// # #[derive(Default)]
+/// # struct User(Arc<Mutex<Vec<String>>>);
+///
+/// # impl ClientHandler for User {
+/// #     fn get_info(&self) -> ClientConfig {
+/// #         let caps: ClientCapabilities = serde_json::from_value(json!({"elicitation": {"form": {}}})).unwrap();
+/// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+/// #     }
+/// #     async fn create_elicitation(
+/// #         &self,
+/// #         request: ElicitRequestParams,
+/// #         _: RequestContext<RoleClient>,
+/// #     ) -> Result<ElicitResult, ErrorData> {
+/// #         let ElicitRequestParams::FormElicitationParams { message, .. } = request else {
+/// #             return Ok(ElicitResult::new(ElicitationAction::Decline));
+/// #         };
+/// #         let mut seen = self.0.lock().unwrap();
+/// #         seen.push(message);
+/// #         let size = if seen.len() == 1 { 20 } else { 4 };
+/// #         Ok(ElicitResult::new(ElicitationAction::Accept).with_content(json!({"size": size})))
+/// #     }
+/// # }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// #     let hub = Elicitations::local();
+/// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// #     let server = Edge::new(Server(hub.scope()?));
+/// #     tokio::spawn(async move {
+/// #         if let Ok(running) = server.serve(server_io).await {
+/// #             let _ = running.waiting().await;
+/// #         }
+/// #     });
+/// #     let user = User::default();
+/// #     let seen = user.0.clone();
+/// #     let client = user.serve(client_io).await?;
+///
+/// # // The tool called by a client whose user types 20 first, then 4:
+///     let result = client.call_tool(CallToolRequestParams::new("book")).await?;
+///     assert_eq!(result.content[0].as_text().unwrap().text, "Table for 4");
+///     let seen = seen.lock().unwrap();
+///     assert_eq!(seen.len(), 2, "{seen:?}"); // asked once more, naming the rule
+///     assert!(seen[1].starts_with("Table for how many?") && seen[1].contains("12"), "{seen:?}");
+/// #     Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct Ask {
     pub(crate) elicitor: Elicitor,

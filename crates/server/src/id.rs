@@ -17,6 +17,16 @@ const ID_BYTES: usize = 16;
 /// is unguessable: an id in a URL is a capability to *find* the elicitation, never to
 /// complete it (completion also checks the user, see
 /// [`Elicitations::complete`](crate::Elicitations::complete)).
+///
+/// ```
+/// use mcp_elicit_server::ElicitationId;
+///
+/// let id = ElicitationId::generate()?;
+/// assert_eq!(id.as_str().len(), 32);
+/// assert!(id.as_str().bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+/// assert_ne!(id, ElicitationId::generate()?);
+/// # Ok::<(), mcp_elicit_server::Error>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct ElicitationId(String);
 

@@ -32,6 +32,23 @@ const ROUNDS_SESSION: &str = "mrtr";
 /// Build one only from verified credentials ([`Principal::authenticated`]: the issuer and
 /// `sub` of a validated token) or from the operating system ([`Principal::local_user`]).
 /// Two principals are the same user when issuer and subject are equal.
+///
+/// ```
+/// use mcp_elicit_server::Principal;
+///
+/// let token_user = Principal::authenticated("https://auth.example.com", "user-42");
+/// assert_eq!(token_user.subject(), "user-42");
+/// assert!(!token_user.is_local());
+/// assert_eq!(token_user.to_string(), "user-42 at https://auth.example.com");
+///
+/// // The same subject from another issuer is another user.
+/// assert_ne!(token_user, Principal::authenticated("https://other.example", "user-42"));
+///
+/// let me = Principal::local_user("alice");
+/// assert!(me.is_local());
+/// assert_eq!(me.issuer(), mcp_elicit_server::LOCAL_ISSUER);
+/// assert_eq!(me.to_string(), "local user alice");
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Principal {
     issuer: String,
@@ -61,6 +78,16 @@ impl Principal {
     /// The OS user named by the environment: the first non-empty of `USER`, `LOGNAME`
     /// and `USERNAME` as `var` reads them, else `fallback()`. Only for the process's
     /// own user (stdio and loopback development), never for a remote client.
+    ///
+    /// ```
+    /// use mcp_elicit_server::Principal;
+    ///
+    /// let env = |var: &str| (var == "LOGNAME").then(|| "alice".to_owned());
+    /// assert_eq!(Principal::local_user_from_env(env, || "local".into()).subject(), "alice");
+    /// // Nothing set (or only empty values): the fallback.
+    /// let empty = |_: &str| Some(String::new());
+    /// assert_eq!(Principal::local_user_from_env(empty, || "uid-1000".into()).subject(), "uid-1000");
+    /// ```
     pub fn local_user_from_env(
         var: impl Fn(&str) -> Option<String>,
         fallback: impl FnOnce() -> String,
@@ -73,6 +100,12 @@ impl Principal {
 
     /// The user running this process: [`Principal::local_user_from_env`] over the
     /// process environment, falling back to `uid-<uid>` (Unix) or `local`.
+    ///
+    /// ```
+    /// let me = mcp_elicit_server::Principal::current_local_user();
+    /// assert!(me.is_local());
+    /// assert!(!me.subject().is_empty());
+    /// ```
     pub fn current_local_user() -> Self {
         Self::local_user_from_env(|v| std::env::var(v).ok(), uid_name)
     }
@@ -160,6 +193,17 @@ fn uid_name() -> String {
 }
 
 /// How the user of a request is found.
+///
+/// ```
+/// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy, Principal};
+///
+/// // A remote server behind your auth middleware (it attaches the `Principal`):
+/// let remote = ElicitationConfig::new(IdentityPolicy::Authenticated);
+/// // A stdio server, or HTTP on loopback for the person running it:
+/// let local = ElicitationConfig::new(IdentityPolicy::LocalUser(Principal::current_local_user()));
+/// assert!(matches!(local.identity, IdentityPolicy::LocalUser(p) if p.is_local()));
+/// # let _ = remote;
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum IdentityPolicy {
@@ -181,6 +225,15 @@ impl IdentityPolicy {
 }
 
 /// The client session an elicitation was sent on.
+///
+/// What a store writes and reads back ([`PendingElicitation::session`](crate::PendingElicitation::session)):
+///
+/// ```
+/// use mcp_elicit_server::SessionKey;
+///
+/// let key = SessionKey::from_stored("b3c1f0e2");
+/// assert_eq!(SessionKey::from_stored(key.as_str()), key);
+/// ```
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct SessionKey(String);
 

@@ -13,6 +13,21 @@ pub(crate) const META_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabi
 /// protocol revision it is on (by [`Edge`](crate::Edge), which stores it in the
 /// request's extensions, or by [`Revision::of`]); everything after that branches on this
 /// type, never on version strings.
+///
+/// ```
+/// use mcp_elicit_server::Revision;
+/// use mcp_elicit_server::rmcp::{RoleServer, service::RequestContext};
+///
+/// // In a handler, branch on the type, never on version strings:
+/// fn how(ctx: &RequestContext<RoleServer>) -> &'static str {
+///     match Revision::of(ctx) {
+///         Revision::Requests => "elicitation/create, then wait",
+///         Revision::Rounds => "an InputRequiredResult, then the retry",
+///         _ => "a later revision",
+///     }
+/// }
+/// # let _ = how;
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Revision {

@@ -92,6 +92,18 @@ impl StateKeys {
     /// A ring that signs with `signing` and opens states sealed by any key of `keys`
     /// (which must contain `signing`). Key ids are 1 to 255 bytes; keys at least
     /// [`StateKeys::MIN_KEY_BYTES`] bytes.
+    ///
+    /// ```
+    /// use mcp_elicit_server::StateKeys;
+    ///
+    /// // Signs with "new", still opens what "old" sealed.
+    /// let keys = StateKeys::new("new", [("new", [1u8; 32]), ("old", [2u8; 32])])?;
+    /// assert_eq!(keys.signing_id(), "new");
+    /// // Too short a key, or a signing id not in the ring: refused.
+    /// assert!(StateKeys::new("k", [("k", [0u8; 8])]).is_err());
+    /// assert!(StateKeys::new("missing", [("k", [0u8; 32])]).is_err());
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn new<I, K, V>(signing: &str, keys: I) -> Result<Self, Error>
     where
         I: IntoIterator<Item = (K, V)>,
@@ -115,6 +127,12 @@ impl StateKeys {
     /// One random 256-bit key from the OS (id `random`): fine for one process, wrong for
     /// several nodes (each would refuse the others' states) and lost on restart (a
     /// round in progress then fails with -32602 and the client starts over).
+    ///
+    /// ```
+    /// let keys = mcp_elicit_server::StateKeys::random()?;
+    /// assert_eq!(keys.signing_id(), "random");
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn random() -> Result<Self, Error> {
         let mut key = vec![0u8; 32];
         rand::TryRngCore::try_fill_bytes(&mut rand::rngs::OsRng, &mut key).map_err(|e| {
@@ -182,6 +200,22 @@ impl StateKeys {
     /// envelope `{v, exp, data}` authenticated with the signing key, the binding mixed
     /// into the tag. What input rounds use; public for handlers that keep state of
     /// their own in `requestState`, and for measuring.
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use mcp_elicit_server::{Principal, StateBinding, StateKeys};
+    /// use mcp_elicit_server::serde_json::json;
+    ///
+    /// let keys = StateKeys::new("k1", [("k1", [7u8; 32])])?;
+    /// let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// let call = StateBinding::new(&alice, "tools/call", "book", &json!({"party": 4}));
+    /// let now = SystemTime::now();
+    /// let state = keys.seal_json(&json!({"step": 2}), &call, now + Duration::from_secs(600))?;
+    ///
+    /// let opened: serde_json::Value = keys.open_json(&state, &call, now)?;
+    /// assert_eq!(opened, json!({"step": 2}));
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn seal_json<T: Serialize>(
         &self,
         value: &T,
@@ -204,6 +238,32 @@ impl StateKeys {
     /// Opens `state` for `binding` at `now`, refusing (with [`ErrorKind::InvalidState`],
     /// -32602, naming what is wrong) anything this server did not issue for this user
     /// and request, or that has expired. Nothing is read from a state that fails.
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use mcp_elicit_server::{Principal, StateBinding, StateKeys};
+    /// use mcp_elicit_server::serde_json::json;
+    ///
+    /// let keys = StateKeys::new("k1", [("k1", [7u8; 32])])?;
+    /// let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// let call = StateBinding::new(&alice, "tools/call", "book", &json!({"party": 4}));
+    /// let now = SystemTime::now();
+    /// let state = keys.seal_json(&json!({"step": 2}), &call, now + Duration::from_secs(600))?;
+    ///
+    /// let opened: serde_json::Value = keys.open_json(&state, &call, now)?;
+    /// assert_eq!(opened, json!({"step": 2}));
+    ///
+    /// // Another user, other arguments, an expired or modified state: refused, -32602.
+    /// let bob = Principal::authenticated("https://auth.example.com", "bob");
+    /// let bobs = StateBinding::new(&bob, "tools/call", "book", &json!({"party": 4}));
+    /// let e = keys.open_json::<serde_json::Value>(&state, &bobs, now).unwrap_err();
+    /// assert_eq!(e.kind(), mcp_elicit_server::ErrorKind::InvalidState);
+    /// let other = StateBinding::new(&alice, "tools/call", "book", &json!({"party": 5}));
+    /// assert!(keys.open_json::<serde_json::Value>(&state, &other, now).is_err());
+    /// let later = now + Duration::from_secs(601);
+    /// assert!(keys.open_json::<serde_json::Value>(&state, &call, later).is_err());
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn open_json<T: DeserializeOwned>(
         &self,
         state: &str,
@@ -302,6 +362,24 @@ pub(crate) struct Payload {
 /// The request a state is bound to (mixed into the tag as associated data, not
 /// stored): the user, the method, the tool / prompt name or resource URI, and the
 /// canonical JSON of the arguments (member order does not matter).
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+/// use mcp_elicit_server::{Principal, StateBinding, StateKeys};
+/// use mcp_elicit_server::serde_json::json;
+///
+/// let keys = StateKeys::random()?;
+/// let user = Principal::local_user("alice");
+/// let now = SystemTime::now();
+/// // Member order of the arguments does not matter; their values do.
+/// let a = StateBinding::new(&user, "tools/call", "book", &json!({"a": 1, "b": 2}));
+/// let b = StateBinding::new(&user, "tools/call", "book", &json!({"b": 2, "a": 1}));
+/// let state = keys.seal_json(&"x", &a, now + Duration::from_secs(60))?;
+/// assert_eq!(keys.open_json::<String>(&state, &b, now)?, "x");
+/// let prompt = StateBinding::new(&user, "prompts/get", "book", &json!({"a": 1, "b": 2}));
+/// assert!(keys.open_json::<String>(&state, &prompt, now).is_err());
+/// # Ok::<(), mcp_elicit_server::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct StateBinding(Vec<u8>);
 

@@ -23,6 +23,23 @@ pub use memory::MemoryStore;
 use crate::identity::{Principal, SessionKey};
 
 /// A source of the current time, passed in so tests and sweeps control it.
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+/// use mcp_elicit_server::{Clock, SystemClock};
+///
+/// /// A clock fixed at one instant (tests, or replaying a log).
+/// struct Fixed(SystemTime);
+/// impl Clock for Fixed {
+///     fn now(&self) -> SystemTime {
+///         self.0
+///     }
+/// }
+///
+/// let at = SystemTime::UNIX_EPOCH + Duration::from_secs(1_800_000_000);
+/// assert_eq!(Fixed(at).now(), at);
+/// assert!(SystemClock.now() > at - Duration::from_secs(1_000_000_000));
+/// ```
 pub trait Clock: Send + Sync + 'static {
     /// Now.
     fn now(&self) -> SystemTime;
@@ -39,6 +56,32 @@ impl Clock for SystemClock {
 }
 
 /// One elicitation the server is waiting on.
+///
+/// What [`Elicitations::get`](crate::Elicitations::get) and
+/// [`Elicitations::complete_with`](crate::Elicitations::complete_with) hand the page:
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+/// use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+/// use mcp_elicit_server::serde_json::json;
+/// use mcp_elicit_server::{Mode, PendingElicitation, Principal, SessionKey};
+///
+/// let now = SystemTime::now();
+/// let record = PendingElicitation {
+///     id: "4f1c0a9e2b7d4e8f9a0b1c2d3e4f5a6b".to_owned(),
+///     principal: Principal::authenticated("https://auth.example.com", "alice"),
+///     session: SessionKey::from_stored("connection-1"),
+///     mode: Mode::Url,
+///     state: State::Pending,
+///     message: "Connect your calendar".to_owned(),
+///     url: Some("https://example.com/connect?elicitationId=4f1c0a9e2b7d4e8f9a0b1c2d3e4f5a6b".to_owned()),
+///     created_at: now,
+///     expires_at: now + Duration::from_secs(3600),
+///     app_data: Some(json!({"calendar": "work"})),
+/// };
+/// // What the page reads back: the purpose you attached, never sent to the client.
+/// assert_eq!(record.app_data.as_ref().unwrap()["calendar"], "work");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PendingElicitation {
     /// The id (for URL mode, the `elicitationId` sent to the client).
@@ -67,6 +110,49 @@ pub struct PendingElicitation {
 }
 
 /// A store failure.
+///
+/// The registry turns these into [`Error`](crate::Error)s: `NotFound` and
+/// `InvalidTransition` into [`ErrorKind::UnknownElicitation`](crate::ErrorKind::UnknownElicitation),
+/// `QuotaExceeded` into [`ErrorKind::TooManyPending`](crate::ErrorKind::TooManyPending), the
+/// others into [`ErrorKind::Store`](crate::ErrorKind::Store).
+///
+/// ```
+/// # use std::time::{Duration, SystemTime};
+/// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+/// # use mcp_elicit_server::{Mode, PendingElicitation, Principal, SessionKey};
+/// # fn record(id: &str, user: &Principal, mode: Mode, expires_in: Duration) -> PendingElicitation {
+/// #     let now = SystemTime::now();
+/// #     PendingElicitation {
+/// #         id: id.to_owned(),
+/// #         principal: user.clone(),
+/// #         session: SessionKey::from_stored("connection-1"),
+/// #         mode,
+/// #         state: State::Pending,
+/// #         message: "Connect your calendar".to_owned(),
+/// #         url: (mode == Mode::Url).then(|| format!("https://example.com/connect?elicitationId={id}")),
+/// #         created_at: now,
+/// #         expires_at: now + expires_in,
+/// #         app_data: None,
+/// #     }
+/// # }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcp_elicit_server::StoreError> {
+/// use mcp_elicit_server::{ElicitationStore, MemoryStore, StoreError};
+///
+/// let store = MemoryStore::new();
+/// let alice = Principal::local_user("alice");
+/// let hour = Duration::from_secs(3600);
+/// store.insert(record("e1", &alice, Mode::Url, hour)).await?;
+/// assert_eq!(
+///     store.insert(record("e1", &alice, Mode::Url, hour)).await,
+///     Err(StoreError::Duplicate("e1".into()))
+/// );
+/// let bob = Principal::local_user("bob");
+/// let refused = store.transition(&bob, "e1", mcp_elicit_server::mcp_elicit_core::lifecycle::Event::Complete).await;
+/// assert_eq!(refused.unwrap_err(), StoreError::NotFound("e1".into()));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoreError {
@@ -100,6 +186,45 @@ pub struct Transition {
     pub before: PendingElicitation,
     /// The state after the event.
     pub state: State,
+///
+/// ```
+/// # use std::time::{Duration, SystemTime};
+/// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+/// # use mcp_elicit_server::{Mode, PendingElicitation, Principal, SessionKey};
+/// # fn record(id: &str, user: &Principal, mode: Mode, expires_in: Duration) -> PendingElicitation {
+/// #     let now = SystemTime::now();
+/// #     PendingElicitation {
+/// #         id: id.to_owned(),
+/// #         principal: user.clone(),
+/// #         session: SessionKey::from_stored("connection-1"),
+/// #         mode,
+/// #         state: State::Pending,
+/// #         message: "Connect your calendar".to_owned(),
+/// #         url: (mode == Mode::Url).then(|| format!("https://example.com/connect?elicitationId={id}")),
+/// #         created_at: now,
+/// #         expires_at: now + expires_in,
+/// #         app_data: None,
+/// #     }
+/// # }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcp_elicit_server::StoreError> {
+/// use mcp_elicit_server::mcp_elicit_core::lifecycle::Event;
+/// use mcp_elicit_server::{ElicitationStore, MemoryStore};
+///
+/// let store = MemoryStore::new();
+/// let alice = Principal::local_user("alice");
+/// store.insert(record("e1", &alice, Mode::Url, Duration::from_secs(3600))).await?;
+///
+/// // Consent given: URL mode waits for its page, so the record stays.
+/// let t = store.transition(&alice, "e1", Event::Accept).await?;
+/// assert_eq!((t.before.state, t.state, t.removed), (State::Pending, State::Accepted, false));
+/// // The page finished: terminal, removed.
+/// let t = store.transition(&alice, "e1", Event::Complete).await?;
+/// assert_eq!((t.state, t.removed), (State::Completed, true));
+/// assert_eq!(store.count().await?, 0);
+/// # Ok(())
+/// # }
+/// ```
     /// Whether the record was removed (the new state is terminal).
     pub removed: bool,
 }
@@ -115,6 +240,64 @@ pub trait ElicitationStore: Send + Sync + 'static {
 
     /// Adds a record unless its user already has `max` records that have not expired
     /// ([`StoreError::QuotaExceeded`]); [`StoreError::Duplicate`] if the id exists.
+///
+/// A whole store of your own, wired into a server, is `examples/custom_store.rs`. The
+/// contract, on [`MemoryStore`]:
+///
+/// ```
+/// # use std::time::{Duration, SystemTime};
+/// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+/// # use mcp_elicit_server::{Mode, PendingElicitation, Principal, SessionKey};
+/// # fn record(id: &str, user: &Principal, mode: Mode, expires_in: Duration) -> PendingElicitation {
+/// #     let now = SystemTime::now();
+/// #     PendingElicitation {
+/// #         id: id.to_owned(),
+/// #         principal: user.clone(),
+/// #         session: SessionKey::from_stored("connection-1"),
+/// #         mode,
+/// #         state: State::Pending,
+/// #         message: "Connect your calendar".to_owned(),
+/// #         url: (mode == Mode::Url).then(|| format!("https://example.com/connect?elicitationId={id}")),
+/// #         created_at: now,
+/// #         expires_at: now + expires_in,
+/// #         app_data: None,
+/// #     }
+/// # }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), mcp_elicit_server::StoreError> {
+/// use mcp_elicit_server::mcp_elicit_core::lifecycle::Event;
+/// use mcp_elicit_server::{ElicitationStore, MemoryStore, StoreError};
+///
+/// let store = MemoryStore::new();
+/// let alice = Principal::local_user("alice");
+/// let hour = Duration::from_secs(3600);
+///
+/// // A quota of 2: records past their expiry never count, swept or not.
+/// store.insert_within_quota(record("old", &alice, Mode::Url, Duration::ZERO), 2).await?;
+/// store.insert_within_quota(record("e1", &alice, Mode::Url, hour), 2).await?;
+/// store.insert_within_quota(record("e2", &alice, Mode::Form, hour), 2).await?;
+/// assert_eq!(
+///     store.insert_within_quota(record("e3", &alice, Mode::Url, hour), 2).await,
+///     Err(StoreError::QuotaExceeded { pending: 2, max: 2 })
+/// );
+///
+/// // Every lookup names the user: another user's record is not found.
+/// assert!(store.get(&Principal::local_user("bob"), "e1").await?.is_none());
+/// assert_eq!(store.list(&alice).await?.len(), 3);
+///
+/// // Two completions of one id: one success, one error (at-most-once notifications).
+/// assert!(store.transition(&alice, "e1", Event::Complete).await?.removed);
+/// assert!(store.transition(&alice, "e1", Event::Complete).await.is_err());
+///
+/// // The session ended: its forms go, its URL elicitations stay for the user.
+/// let gone = store.remove_session_forms(&SessionKey::from_stored("connection-1")).await?;
+/// assert_eq!(gone.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["e2"]);
+/// let swept = store.sweep_expired(SystemTime::now()).await?;
+/// assert_eq!(swept.iter().map(|r| r.id.as_str()).collect::<Vec<_>>(), ["old"]);
+/// assert_eq!(store.count().await?, 0);
+/// # Ok(())
+/// # }
+/// ```
     ///
     /// A record whose `expires_at` is at or before the new record's `created_at` (the
     /// time of the insert) is never counted, whether or not it was swept yet: a user

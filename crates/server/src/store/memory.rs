@@ -12,6 +12,25 @@ use super::{ElicitationStore, PendingElicitation, StoreError, Transition};
 use crate::identity::{Principal, SessionKey};
 
 /// Pending elicitations in a mutex-guarded map; lost on restart.
+///
+/// The store of [`Elicitations::new`](crate::Elicitations::new); pass one yourself to
+/// look into it (tests) or share it:
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy, MemoryStore, SystemClock};
+///
+/// let store = Arc::new(MemoryStore::new());
+/// let hub = Elicitations::with_store(
+///     ElicitationConfig::new(IdentityPolicy::Authenticated),
+///     store.clone(),
+///     Arc::new(SystemClock),
+/// );
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// assert_eq!(store.count().await.unwrap(), 0);
+/// assert_eq!(hub.pending_count().await.unwrap(), 0);
+/// # });
+/// ```
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     records: Mutex<HashMap<String, PendingElicitation>>,
