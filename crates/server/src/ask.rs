@@ -641,6 +641,104 @@ impl Ask {
     /// ([`ErrorKind::ModeNotSupported`] on 2025-11-25, -32021
     /// [`ErrorKind::MissingCapability`] on 2026-07-28): tell the user instead ([`Elicitor::url_unsupported`]), never fall back
     /// to a form for secrets.
+    ///
+    /// A calendar link on 2025-11-25, run against an rmcp client over an in-memory pipe
+    /// (hidden): -32042, the page completes it, the client is notified and its retry finds the
+    /// link:
+    ///
+    /// ```
+    /// # use std::collections::HashSet;
+    /// # use std::sync::{Arc, Mutex};
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::RequestContext;
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::json;
+    /// use mcp_elicit_server::{Elicitations, Principal, SessionScope, Stop, UrlElicitation, text};
+    ///
+    /// /// Who linked their calendar: what the page records, the truth on every retry.
+    /// type Linked = Arc<Mutex<HashSet<Principal>>>;
+    ///
+    /// async fn calendar(
+    ///     scope: &SessionScope,
+    ///     linked: &Linked,
+    ///     request: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, Stop> {
+    ///     let mut ask = scope.ask(ctx, request).await?;
+    ///     // Your own outcome first; ask for the page only while it is not there.
+    ///     if linked.lock().unwrap().contains(ask.user()) {
+    ///         return Ok(text("calendar linked"));
+    ///     }
+    ///     ask.url("calendar", || async {
+    ///         UrlElicitation::to_page("Link your calendar", "https://mcp.example.com/link")
+    ///     })
+    ///     .await?;
+    ///     Ok(text("open the page, then call again"))
+    /// }
+    /// # struct Server(SessionScope, Linked);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         mcp_elicit_server::respond(calendar(&self.0, &self.1, &request, &ctx).await)
+    /// #     }
+    /// # }
+    /// # /// A client with URL mode that reports completion notifications.
+    /// # struct Host(tokio::sync::mpsc::UnboundedSender<serde_json::Value>);
+    /// # impl ClientHandler for Host {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(json!({"elicitation": {"url": {}}})).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("host", "0"))
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification,
+    /// #         _: mcp_elicit_server::rmcp::service::NotificationContext<RoleClient>) {
+    /// #         let _ = self.0.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = Elicitations::local();
+    /// # let linked = Linked::default();
+    /// # let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// # let server = mcp_elicit_server::Edge::new(Server(hub.scope()?, linked.clone()));
+    /// # tokio::spawn(async move {
+    /// #     if let Ok(running) = server.serve(server_io).await {
+    /// #         let _ = running.waiting().await;
+    /// #     }
+    /// # });
+    /// # let (notes_tx, mut notes) = tokio::sync::mpsc::unbounded_channel();
+    /// # let client = Host(notes_tx).serve(client_io).await?;
+    /// // 2025-11-25: the first call ends with -32042 listing the page.
+    /// let Err(ServiceError::McpError(e)) = client.call_tool(CallToolRequestParams::new("calendar")).await
+    /// else { panic!("expected -32042") };
+    /// assert_eq!(e.code.0, -32042);
+    /// let page = &e.data.as_ref().unwrap()["elicitations"][0];
+    /// let id = page["elicitationId"].as_str().unwrap().to_owned();
+    /// assert_eq!(page["url"], format!("https://mcp.example.com/link?elicitationId={id}"));
+    ///
+    /// // The page, once the user is signed in there (here: the local user), records the
+    /// // link in the bookkeeping, after the id was verified for that very user.
+    /// let user = Principal::current_local_user();
+    /// let done = hub
+    ///     .complete_with(&user, &id, |record| {
+    ///         let linked = linked.clone();
+    ///         async move {
+    ///             linked.lock().unwrap().insert(record.principal);
+    ///             Ok::<_, std::io::Error>(())
+    ///         }
+    ///     })
+    ///     .await?;
+    /// assert!(done.completion.notified);
+    /// assert_eq!(notes.recv().await, Some(json!({"elicitationId": id})));
+    ///
+    /// // The client's retry finds the outcome.
+    /// let result = client.call_tool(CallToolRequestParams::new("calendar")).await?;
+    /// assert_eq!(result.content[0].as_text().unwrap().text, "calendar linked");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn url<F, Fut>(&mut self, key: &str, make: F) -> Result<UrlOutcome, Stop>
     where
         F: FnOnce() -> Fut,
