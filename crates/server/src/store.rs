@@ -180,12 +180,6 @@ pub enum StoreError {
 }
 
 /// The outcome of [`ElicitationStore::transition`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Transition {
-    /// The record as it was before the event.
-    pub before: PendingElicitation,
-    /// The state after the event.
-    pub state: State,
 ///
 /// ```
 /// # use std::time::{Duration, SystemTime};
@@ -225,6 +219,12 @@ pub struct Transition {
 /// # Ok(())
 /// # }
 /// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transition {
+    /// The record as it was before the event.
+    pub before: PendingElicitation,
+    /// The state after the event.
+    pub state: State,
     /// Whether the record was removed (the new state is terminal).
     pub removed: bool,
 }
@@ -234,12 +234,6 @@ pub struct Transition {
 /// Implementations must make [`ElicitationStore::transition`] atomic: two concurrent
 /// `Complete` events for one id must give one success and one error (that is what
 /// makes completion notifications at-most-once).
-pub trait ElicitationStore: Send + Sync + 'static {
-    /// Adds a record; [`StoreError::Duplicate`] if the id exists.
-    fn insert(&self, record: PendingElicitation) -> BoxFuture<'_, Result<(), StoreError>>;
-
-    /// Adds a record unless its user already has `max` records that have not expired
-    /// ([`StoreError::QuotaExceeded`]); [`StoreError::Duplicate`] if the id exists.
 ///
 /// A whole store of your own, wired into a server, is `examples/custom_store.rs`. The
 /// contract, on [`MemoryStore`]:
@@ -298,6 +292,12 @@ pub trait ElicitationStore: Send + Sync + 'static {
 /// # Ok(())
 /// # }
 /// ```
+pub trait ElicitationStore: Send + Sync + 'static {
+    /// Adds a record; [`StoreError::Duplicate`] if the id exists.
+    fn insert(&self, record: PendingElicitation) -> BoxFuture<'_, Result<(), StoreError>>;
+
+    /// Adds a record unless its user already has `max` records that have not expired
+    /// ([`StoreError::QuotaExceeded`]); [`StoreError::Duplicate`] if the id exists.
     ///
     /// A record whose `expires_at` is at or before the new record's `created_at` (the
     /// time of the insert) is never counted, whether or not it was swept yet: a user
