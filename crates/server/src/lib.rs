@@ -303,6 +303,7 @@ mod error;
 mod hub;
 mod id;
 mod identity;
+mod lean_sessions;
 mod page;
 #[cfg(feature = "reference")]
 pub mod reference;
@@ -333,6 +334,7 @@ pub use elicitor::{Elicitor, FormOutcome, UrlElicitation, UrlOutcome};
 pub use error::{Error, ErrorKind};
 pub use hub::{Completed, Completion, Elicitations, SessionScope};
 pub use id::ElicitationId;
+pub use lean_sessions::{LeanEventStream, LeanSessionConfig, LeanSessionManager, LeanTransport};
 pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
 pub use page::{ELICITATION_ID_PARAM, PageQuery};
 pub use relay::CompletionRelay;

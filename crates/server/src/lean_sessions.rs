@@ -1,0 +1,339 @@
+//! A lean session layer for rmcp's Streamable HTTP service: [`LeanSessionManager`], an
+//! implementation of rmcp's `SessionManager` trait to use in place of its
+//! `LocalSessionManager`.
+//!
+//! **Why.** `LocalSessionManager` runs a worker task per session between the HTTP side
+//! and the session's handler: every message goes HTTP → bounded channel → worker →
+//! bounded channel → handler, and back through the worker into a per-request bounded
+//! channel, each hop moving the message (and a oneshot per operation) by value. Per
+//! idle session that is a task, four channels and their blocks, and the worker's large
+//! future: about 85 KB of the 93 KB an idle session with a pending URL elicitation cost
+//! in our benchmark (BENCHMARKS.md), and most of the instructions per round trip above
+//! the bare-hyper baseline besides JSON.
+//!
+//! **How.** One map of sessions; each session is one mutex-guarded state
+//! (`session.rs`) that the HTTP side and the handler's task both work on directly:
+//!
+//! - a POSTed request opens its stream (a buffer of events) and is queued for the
+//!   handler, whose transport (`transport.rs`) takes it out with no channel in between;
+//! - the handler's `send` routes each message onto its stream at once (rmcp's routing:
+//!   an answer on its request's stream, which it ends; our `elicitation/create` on the
+//!   stream of the tool call it belongs to; the rest on the standalone GET stream);
+//! - a stream's reader (`stream.rs`) reads straight out of that buffer, which is also
+//!   the replay a `Last-Event-ID` resumes from (ids in rmcp's format, `event_id.rs`),
+//!   kept [`LeanSessionConfig::completed_replay_ttl`] after the answer, bounded to
+//!   [`LeanSessionConfig::replay_capacity`] events per stream.
+//!
+//! What rmcp's HTTP service checks stays as it is (it calls this trait): the session id
+//! on `initialize`, 404 for an unknown or ended session, the standalone GET stream
+//! (a second GET while one is open gets a keep-alive-only shadow, as with rmcp),
+//! `Last-Event-ID` resumption of a request's stream or of the standalone one, `DELETE`.
+//! What differs: a reader too slow for [`LeanSessionConfig::replay_capacity`] events
+//! loses the oldest (rmcp's bounded channels would instead hold the handler up), and
+//! there is no restore from an external session store (`restore_session` is rmcp's
+//! default: not supported, the caller answers 404).
+//!
+//! ```
+//! use std::sync::Arc;
+//! use mcp_elicit_server::{LeanSessionConfig, LeanSessionManager};
+//!
+//! let sessions = Arc::new(LeanSessionManager::new(LeanSessionConfig::default()));
+//! assert_eq!(sessions.len(), 0);
+//! // StreamableHttpService::new(factory, Arc::clone(&sessions), http_config)
+//! ```
+
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock, Weak};
+use std::time::Duration;
+
+use futures::Stream;
+use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::transport::common::server_side_http::session_id;
+use rmcp::transport::streamable_http_server::session::{
+    ServerSseMessage, SessionId, SessionManager,
+};
+
+mod event_id;
+mod session;
+mod stream;
+mod transport;
+
+use event_id::EventId;
+use session::{Session, SessionRef};
+pub use stream::LeanEventStream;
+pub use transport::LeanTransport;
+
+/// Settings of a [`LeanSessionManager`]. [`LeanSessionConfig::default`] gives rmcp's
+/// defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct LeanSessionConfig {
+    /// A session in which nothing happened (no message either way, no stream opened)
+    /// for this long is closed; None: never. Default 5 minutes (rmcp's `keep_alive`).
+    pub keep_alive: Option<Duration>,
+    /// The `retry` of the priming event each request's stream starts with (SEP-1699);
+    /// None: no priming event. Default 3 s.
+    pub sse_retry: Option<Duration>,
+    /// How long a request's events stay replayable after its answer. Default 60 s.
+    pub completed_replay_ttl: Duration,
+    /// The most events a stream keeps for its reader and for resumption. Default 16.
+    pub replay_capacity: usize,
+}
+
+impl Default for LeanSessionConfig {
+    fn default() -> Self {
+        LeanSessionConfig {
+            keep_alive: Some(Duration::from_secs(300)),
+            sse_retry: Some(Duration::from_secs(3)),
+            completed_replay_ttl: Duration::from_secs(60),
+            replay_capacity: 16,
+        }
+    }
+}
+
+impl LeanSessionConfig {
+    /// The same with `keep_alive`.
+    pub fn with_keep_alive(mut self, keep_alive: Option<Duration>) -> Self {
+        self.keep_alive = keep_alive;
+        self
+    }
+}
+
+#[derive(Debug)]
+struct Inner {
+    config: LeanSessionConfig,
+    sessions: RwLock<HashMap<SessionId, SessionRef>>,
+    sweeper: std::sync::OnceLock<()>,
+}
+
+impl Inner {
+    fn get(&self, id: &SessionId) -> Option<SessionRef> {
+        self.sessions
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .get(id)
+            .filter(|s| !s.is_closed())
+            .cloned()
+    }
+
+    fn remove(&self, id: &SessionId) -> Option<SessionRef> {
+        self.sessions
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(id)
+    }
+}
+
+/// rmcp's `SessionManager` without a task or channels per session (see the
+/// [module docs](self)). Cheap to share behind an `Arc`.
+#[derive(Debug)]
+pub struct LeanSessionManager {
+    inner: Arc<Inner>,
+}
+
+impl Default for LeanSessionManager {
+    fn default() -> Self {
+        LeanSessionManager::new(LeanSessionConfig::default())
+    }
+}
+
+impl LeanSessionManager {
+    /// A manager with no session yet.
+    pub fn new(config: LeanSessionConfig) -> Self {
+        LeanSessionManager {
+            inner: Arc::new(Inner {
+                config,
+                sessions: RwLock::new(HashMap::new()),
+                sweeper: std::sync::OnceLock::new(),
+            }),
+        }
+    }
+
+    /// Its settings.
+    pub fn config(&self) -> &LeanSessionConfig {
+        &self.inner.config
+    }
+
+    /// How many sessions are open.
+    pub fn len(&self) -> usize {
+        self.inner
+            .sessions
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len()
+    }
+
+    /// Whether no session is open.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The ids of the open sessions.
+    pub fn session_ids(&self) -> Vec<SessionId> {
+        self.inner
+            .sessions
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .keys()
+            .cloned()
+            .collect()
+    }
+
+    /// Starts (once) the task closing sessions idle past `keep_alive`; it ends with the
+    /// manager.
+    fn start_sweeper(&self) {
+        let Some(keep_alive) = self.inner.config.keep_alive else {
+            return;
+        };
+        self.inner.sweeper.get_or_init(|| {
+            let weak: Weak<Inner> = Arc::downgrade(&self.inner);
+            let tick = (keep_alive / 4).clamp(Duration::from_millis(50), Duration::from_secs(30));
+            tokio::spawn(async move {
+                loop {
+                    tokio::time::sleep(tick).await;
+                    let Some(inner) = weak.upgrade() else { return };
+                    let idle: Vec<SessionRef> = inner
+                        .sessions
+                        .read()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .values()
+                        .filter(|s| s.is_closed() || s.idle_for() >= keep_alive)
+                        .cloned()
+                        .collect();
+                    for session in idle {
+                        tracing::debug!(id = %session.id(), "session idle past keep_alive: closed");
+                        inner.remove(session.id());
+                        session.close();
+                    }
+                }
+            });
+        });
+    }
+
+    fn session(&self, id: &SessionId) -> Result<SessionRef, std::io::Error> {
+        self.inner.get(id).ok_or_else(|| not_found(id))
+    }
+}
+
+fn not_found(id: &SessionId) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::NotFound,
+        format!("session not found: {id}"),
+    )
+}
+
+fn closed(id: &SessionId) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::BrokenPipe,
+        format!("session closed: {id}"),
+    )
+}
+
+impl SessionManager for LeanSessionManager {
+    type Error = std::io::Error;
+    type Transport = LeanTransport;
+
+    async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
+        self.start_sweeper();
+        let id = session_id();
+        let session = Arc::new(Session::new(id.clone(), self.inner.config.clone()));
+        self.inner
+            .sessions
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(id.clone(), Arc::clone(&session));
+        Ok((id, LeanTransport::new(session)))
+    }
+
+    async fn initialize_session(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<ServerJsonRpcMessage, Self::Error> {
+        let session = self.session(id)?;
+        let JsonRpcMessage::Request(request) = &message else {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "the first message of a session must be the initialize request",
+            ));
+        };
+        let answer = session
+            .initialize(request.id.clone(), message)
+            .ok_or_else(|| closed(id))?;
+        answer.await.map_err(|_| closed(id))
+    }
+
+    async fn has_session(&self, id: &SessionId) -> Result<bool, Self::Error> {
+        Ok(self.inner.get(id).is_some())
+    }
+
+    async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        if let Some(session) = self.inner.remove(id) {
+            session.close();
+        }
+        Ok(())
+    }
+
+    async fn create_stream(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        let session = self.session(id)?;
+        let cursor = session.open_request(message).ok_or_else(|| closed(id))?;
+        Ok(LeanEventStream::reader(session, cursor))
+    }
+
+    async fn accept_message(
+        &self,
+        id: &SessionId,
+        message: ClientJsonRpcMessage,
+    ) -> Result<(), Self::Error> {
+        let session = self.session(id)?;
+        if session.accept(message) {
+            Ok(())
+        } else {
+            Err(closed(id))
+        }
+    }
+
+    async fn create_standalone_stream(
+        &self,
+        id: &SessionId,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        let session = self.session(id)?;
+        match session.open_common(None).ok_or_else(|| closed(id))? {
+            Ok(cursor) => Ok(LeanEventStream::reader(session, cursor)),
+            Err(shadow) => Ok(LeanEventStream::shadow(session, shadow)),
+        }
+    }
+
+    async fn resume(
+        &self,
+        id: &SessionId,
+        last_event_id: String,
+    ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
+        let session = self.session(id)?;
+        let invalid = || {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "Last-Event-ID names no stream of this session",
+            )
+        };
+        match EventId::parse(&last_event_id).ok_or_else(invalid)? {
+            EventId::Request { stream, index } => match session.resume_request(stream, index) {
+                Some(cursor) => Ok(LeanEventStream::reader(session, cursor)),
+                None => Err(invalid()),
+            },
+            EventId::Common { index } => {
+                match session.open_common(Some(index)).ok_or_else(|| closed(id))? {
+                    Ok(cursor) => Ok(LeanEventStream::reader(session, cursor)),
+                    Err(shadow) => Ok(LeanEventStream::shadow(session, shadow)),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

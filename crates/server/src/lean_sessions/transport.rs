@@ -1,0 +1,58 @@
+//! The transport rmcp's service loop (the session's handler task) talks to: `send`
+//! routes the handler's message onto its stream at once (no worker task, no channel),
+//! `receive` takes the client's next message out of the session.
+
+use std::borrow::Cow;
+
+use rmcp::RoleServer;
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+
+use super::session::SessionRef;
+
+/// The [`Transport`] of one lean session (what
+/// [`LeanSessionManager::create_session`](super::LeanSessionManager) hands rmcp).
+#[derive(Debug)]
+pub struct LeanTransport {
+    session: SessionRef,
+}
+
+impl LeanTransport {
+    pub(super) fn new(session: SessionRef) -> Self {
+        LeanTransport { session }
+    }
+}
+
+impl Transport<RoleServer> for LeanTransport {
+    type Error = std::io::Error;
+
+    fn name() -> Cow<'static, str> {
+        "lean-streamable-http-session".into()
+    }
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleServer>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        // Routed now, in the order the service loop sends: nothing to wait for.
+        self.session.route(item);
+        std::future::ready(Ok(()))
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
+        let session = &self.session;
+        std::future::poll_fn(move |cx| session.poll_inbound(cx))
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        self.session.close();
+        Ok(())
+    }
+}
+
+impl Drop for LeanTransport {
+    fn drop(&mut self) {
+        // The handler is gone: nobody will answer what the session still holds.
+        self.session.close();
+    }
+}
