@@ -124,8 +124,8 @@ impl Inner {
     }
 }
 
-/// rmcp's `SessionManager` without a task or channels per session (see the
-/// [module docs](self)). Cheap to share behind an `Arc`.
+/// rmcp's `SessionManager` without a task or channels per session (the module docs
+/// of `lean_sessions` say why). Cheap to share behind an `Arc`.
 #[derive(Debug)]
 pub struct LeanSessionManager {
     inner: Arc<Inner>,

@@ -475,8 +475,7 @@ impl Session {
             }
             None => {
                 let index = s.common.next_index();
-                s.common
-                    .push(event, EventId::Common { index }, capacity);
+                s.common.push(event, EventId::Common { index }, capacity);
             }
         }
     }
@@ -498,7 +497,8 @@ impl Session {
     /// Forgets the streams answered longer ago than their replay is kept.
     fn evict_done(&self, s: &mut State) {
         let ttl = self.config.completed_replay_ttl;
-        s.streams.retain(|_, c| c.done_at.is_none_or(|at| at.elapsed() < ttl));
+        s.streams
+            .retain(|_, c| c.done_at.is_none_or(|at| at.elapsed() < ttl));
     }
 }
 

@@ -21,9 +21,11 @@ fn server(v: Value) -> ServerJsonRpcMessage {
 }
 
 fn initialize(id: i64) -> ClientJsonRpcMessage {
-    client(json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+    client(
+        json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": {"name": "t", "version": "1"}}}))
+        "clientInfo": {"name": "t", "version": "1"}}}),
+    )
 }
 
 fn call(id: i64) -> ClientJsonRpcMessage {
@@ -38,8 +40,10 @@ fn result(id: i64, text: &str) -> ServerJsonRpcMessage {
 
 /// Our `elicitation/create`, sent while serving request `origin`.
 fn elicit(id: i64, origin: i64) -> ServerJsonRpcMessage {
-    let mut m = server(json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create",
-        "params": {"mode": "url", "message": "m", "url": "https://example.com/", "elicitationId": "e"}}));
+    let mut m = server(
+        json!({"jsonrpc": "2.0", "id": id, "method": "elicitation/create",
+        "params": {"mode": "url", "message": "m", "url": "https://example.com/", "elicitationId": "e"}}),
+    );
     if let JsonRpcMessage::Request(r) = &mut m {
         r.request
             .extensions_mut()
@@ -72,7 +76,11 @@ async fn next<S: Stream<Item = ServerSseMessage> + Unpin>(
 /// Nothing arrives within 100 ms.
 async fn quiet<S: Stream<Item = ServerSseMessage> + Unpin>(s: &mut S) {
     let got = tokio::time::timeout(Duration::from_millis(100), s.next()).await;
-    assert!(got.is_err(), "expected no event, got {:?}", got.map(|e| e.map(|e| e.event_id)));
+    assert!(
+        got.is_err(),
+        "expected no event, got {:?}",
+        got.map(|e| e.map(|e| e.event_id))
+    );
 }
 
 async fn receive(t: &mut LeanTransport) -> ClientJsonRpcMessage {
@@ -97,7 +105,10 @@ async fn open(m: &LeanSessionManager) -> (SessionId, LeanTransport) {
         };
         assert_eq!(r.id, RequestId::Number(0));
         let _ = t.send(result(0, "init")).await;
-        tokio::time::timeout(WAIT, init).await.expect("answered").expect("ok")
+        tokio::time::timeout(WAIT, init)
+            .await
+            .expect("answered")
+            .expect("ok")
     };
     let JsonRpcMessage::Response(r) = answer else {
         panic!("the initialize answer, got {answer:?}")
@@ -133,8 +144,15 @@ async fn a_call_with_an_elicitation_goes_out_on_its_stream_and_ends_with_the_ans
     let _ = t.send(result(1, "done")).await;
     let (eid, message) = next(&mut stream).await.expect("the result");
     assert_eq!(eid.as_deref(), Some("2/0"));
-    assert_eq!(message.expect("a message")["result"]["content"][0]["text"], "done");
-    assert_eq!(next(&mut stream).await, None, "the stream ends with its answer");
+    assert_eq!(
+        message.expect("a message")["result"]["content"][0]["text"],
+        "done"
+    );
+    assert_eq!(
+        next(&mut stream).await,
+        None,
+        "the stream ends with its answer"
+    );
     // Notifications go on the standalone stream, numbered on their own.
     let _ = t.send(notice("hello")).await;
     let (eid, message) = next(&mut get).await.expect("the notice");
@@ -147,7 +165,10 @@ async fn a_dropped_stream_resumes_after_its_last_event_id_and_replays_after_the_
     let m = LeanSessionManager::default();
     let (id, mut t) = open(&m).await;
     let mut first = Box::pin(m.create_stream(&id, call(1)).await.expect("stream"));
-    assert_eq!(next(&mut first).await.expect("priming").0.as_deref(), Some("0/0"));
+    assert_eq!(
+        next(&mut first).await.expect("priming").0.as_deref(),
+        Some("0/0")
+    );
     drop(first);
     let _ = receive(&mut t).await;
     // Sent while nobody reads: kept for the resumption.
@@ -160,12 +181,21 @@ async fn a_dropped_stream_resumes_after_its_last_event_id_and_replays_after_the_
     let mut again = Box::pin(m.resume(&id, "1/0".into()).await.expect("resumed"));
     assert_eq!(next(&mut resumed).await, None);
     let _ = t.send(result(1, "done")).await;
-    assert_eq!(next(&mut again).await.expect("the result").0.as_deref(), Some("2/0"));
+    assert_eq!(
+        next(&mut again).await.expect("the result").0.as_deref(),
+        Some("2/0")
+    );
     assert_eq!(next(&mut again).await, None);
     // After the answer, a late resumption replays what it missed, then ends.
     let mut late = Box::pin(m.resume(&id, "0/0".into()).await.expect("late"));
-    assert_eq!(next(&mut late).await.expect("replay").0.as_deref(), Some("1/0"));
-    assert_eq!(next(&mut late).await.expect("replay").0.as_deref(), Some("2/0"));
+    assert_eq!(
+        next(&mut late).await.expect("replay").0.as_deref(),
+        Some("1/0")
+    );
+    assert_eq!(
+        next(&mut late).await.expect("replay").0.as_deref(),
+        Some("2/0")
+    );
     assert_eq!(next(&mut late).await, None);
     // Ids of no stream of this session are refused (rmcp answers an empty stream).
     for bad in ["0/9", "x", "1/x"] {
@@ -186,27 +216,45 @@ async fn the_standalone_stream_delivers_what_it_missed_once_and_a_second_get_is_
     // A second GET while the first is open gets nothing but stays open.
     let mut shadow = Box::pin(m.create_standalone_stream(&id).await.expect("GET"));
     let _ = t.send(notice("second")).await;
-    assert_eq!(next(&mut get).await.expect("notice").0.as_deref(), Some("2"));
+    assert_eq!(
+        next(&mut get).await.expect("notice").0.as_deref(),
+        Some("2")
+    );
     quiet(&mut shadow).await;
     drop(get);
     // A new GET after the first closed: only what nobody has read (nothing twice).
     let mut get = Box::pin(m.create_standalone_stream(&id).await.expect("GET"));
     quiet(&mut get).await;
     let _ = t.send(notice("third")).await;
-    assert_eq!(next(&mut get).await.expect("notice").0.as_deref(), Some("3"));
+    assert_eq!(
+        next(&mut get).await.expect("notice").0.as_deref(),
+        Some("3")
+    );
     drop(get);
     // A resumed GET replays after its Last-Event-ID.
     let mut resumed = Box::pin(m.resume(&id, "1".into()).await.expect("resume"));
-    assert_eq!(next(&mut resumed).await.expect("replay").0.as_deref(), Some("2"));
-    assert_eq!(next(&mut resumed).await.expect("replay").0.as_deref(), Some("3"));
+    assert_eq!(
+        next(&mut resumed).await.expect("replay").0.as_deref(),
+        Some("2")
+    );
+    assert_eq!(
+        next(&mut resumed).await.expect("replay").0.as_deref(),
+        Some("3")
+    );
     // DELETE: every stream ends, the handler sees the end, the session is gone.
     m.close_session(&id).await.expect("closed");
     assert_eq!(next(&mut resumed).await, None);
     assert_eq!(next(&mut shadow).await, None);
-    let end = tokio::time::timeout(WAIT, t.receive()).await.expect("the end");
+    let end = tokio::time::timeout(WAIT, t.receive())
+        .await
+        .expect("the end");
     assert!(end.is_none());
     assert!(!m.has_session(&id).await.expect("ok"));
-    let e = m.create_stream(&id, call(2)).await.err().expect("no session");
+    let e = m
+        .create_stream(&id, call(2))
+        .await
+        .err()
+        .expect("no session");
     assert_eq!(e.kind(), std::io::ErrorKind::NotFound);
     assert!(m.accept_message(&id, call(3)).await.is_err());
     assert!(m.is_empty());
@@ -220,7 +268,10 @@ async fn the_handlers_end_ends_the_session_and_its_streams() {
     let _ = next(&mut stream).await;
     drop(t);
     assert_eq!(next(&mut stream).await, None);
-    assert!(!m.has_session(&id).await.expect("ok"), "a closed session is not live");
+    assert!(
+        !m.has_session(&id).await.expect("ok"),
+        "a closed session is not live"
+    );
 }
 
 #[tokio::test]
@@ -232,13 +283,18 @@ async fn a_cancelled_request_ends_its_stream() {
     let _ = receive(&mut t).await;
     m.accept_message(
         &id,
-        client(json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
-            "params": {"requestId": 4}})),
+        client(
+            json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 4}}),
+        ),
     )
     .await
     .expect("accepted");
     assert_eq!(next(&mut stream).await, None);
-    assert!(matches!(receive(&mut t).await, JsonRpcMessage::Notification(_)));
+    assert!(matches!(
+        receive(&mut t).await,
+        JsonRpcMessage::Notification(_)
+    ));
 }
 
 #[tokio::test]
@@ -249,14 +305,23 @@ async fn a_session_idle_past_keep_alive_is_closed() {
     let (busy, _busy_t) = open(&m).await;
     for _ in 0..6 {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        let _ = m.accept_message(
-            &busy,
-            client(json!({"jsonrpc": "2.0", "method": "notifications/progress",
+        let _ = m
+            .accept_message(
+                &busy,
+                client(json!({"jsonrpc": "2.0", "method": "notifications/progress",
                 "params": {"progressToken": 1, "progress": 1}})),
-        )
-        .await;
+            )
+            .await;
     }
     assert!(!m.has_session(&id).await.expect("ok"));
-    assert!(tokio::time::timeout(WAIT, t.receive()).await.expect("end").is_none());
-    assert!(m.has_session(&busy).await.expect("ok"), "a busy session stays");
+    assert!(
+        tokio::time::timeout(WAIT, t.receive())
+            .await
+            .expect("end")
+            .is_none()
+    );
+    assert!(
+        m.has_session(&busy).await.expect("ok"),
+        "a busy session stays"
+    );
 }
