@@ -7,6 +7,7 @@ use mcp_elicit_core::danger::ReviewedNotSecret;
 #[cfg(doc)]
 use crate::ErrorKind;
 use crate::identity::IdentityPolicy;
+use crate::session_limits::SessionLimits;
 use crate::state::StateKeys;
 
 /// rmcp's default idle timeout of a Streamable HTTP session.
@@ -31,6 +32,7 @@ const DEFAULT_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
 /// | [`session_idle_timeout`](ElicitationConfig::session_idle_timeout) | 5 minutes (rmcp's), raised to [`session_keep_alive`](ElicitationConfig::session_keep_alive) = 10 minutes 1 second |
 /// | [`sweep_interval`](ElicitationConfig::sweep_interval) | 60 seconds, on insert |
 /// | [`state_keys`](ElicitationConfig::state_keys) | a random key per process |
+/// | [`session_limits`](ElicitationConfig::session_limits) | [`SessionLimits::default`]: 32 requests in progress per session, 256 per user, 256 sessions per user, unused sessions closed after 30 s, idle ones after 5 minutes |
 ///
 /// ```
 /// use std::time::Duration;
@@ -88,6 +90,13 @@ pub struct ElicitationConfig {
     /// random key per process is made on first use: right for one process, wrong for
     /// several nodes, which must share one ring).
     pub state_keys: Option<StateKeys>,
+    /// The limits [`Elicitations::router`](crate::Elicitations::router) enforces on
+    /// `/mcp`: requests in progress per session and per user, sessions per user, unused
+    /// and idle sessions (default [`SessionLimits::default`]; over a cap: 429 with
+    /// `Retry-After`, JSON-RPC `-32000` naming the limit). With
+    /// [`IdentityPolicy::LocalUser`] every request without an authenticated principal is
+    /// that one user, so the per-user caps are caps on the whole server.
+    pub session_limits: SessionLimits,
 }
 
 impl ElicitationConfig {
@@ -105,6 +114,7 @@ impl ElicitationConfig {
             session_idle_timeout: DEFAULT_SESSION_IDLE_TIMEOUT,
             sweep_interval: Some(DEFAULT_SWEEP_INTERVAL),
             state_keys: None,
+            session_limits: SessionLimits::default(),
         }
     }
 
@@ -148,6 +158,12 @@ impl ElicitationConfig {
     /// Sets [`ElicitationConfig::sweep_interval`] (`None`: no automatic sweep).
     pub fn with_sweep_interval(mut self, interval: Option<Duration>) -> Self {
         self.sweep_interval = interval;
+        self
+    }
+
+    /// Sets [`ElicitationConfig::session_limits`].
+    pub fn with_session_limits(mut self, limits: SessionLimits) -> Self {
+        self.session_limits = limits;
         self
     }
 

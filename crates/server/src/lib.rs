@@ -310,6 +310,8 @@ pub mod reference;
 mod relay;
 mod respond;
 mod revision;
+mod session_layer;
+mod session_limits;
 mod state;
 pub mod store;
 mod streamable;
@@ -334,14 +336,28 @@ pub use elicitor::{Elicitor, FormOutcome, UrlElicitation, UrlOutcome};
 pub use error::{Error, ErrorKind};
 pub use hub::{Completed, Completion, Elicitations, SessionScope};
 pub use id::ElicitationId;
-pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
 pub use lean_sessions::{LeanEventStream, LeanSessionConfig, LeanSessionManager, LeanTransport};
+pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
 pub use page::{ELICITATION_ID_PARAM, PageQuery};
 pub use relay::CompletionRelay;
 pub use respond::{Complete, Edge, InputRound, Stop, ToolReply, respond, respond_tool, text};
 pub use revision::Revision;
+pub use session_layer::{
+    SessionDirectory, SessionLayer, lean_session_manager, unknown_session_404_in,
+};
+pub use session_limits::{SessionGuard, SessionLimits, enforce as enforce_session_limits};
 pub use state::{MAX_STATE_BYTES, StateBinding, StateKeys};
 pub use store::{
     Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
 };
 pub use streamable::{MCP_PATH, session_manager, unknown_session_404};
+
+/// Entry points for the fuzz targets in `fuzz/` (built only with `--cfg fuzzing`, which
+/// only those builds set): the readers of a retried 2026-07-28 request that are not
+/// public API. Not part of the API.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::ask::read_input_response;
+    pub use crate::revision::declared_in_meta;
+}

@@ -17,7 +17,9 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 
 use crate::config::ElicitationConfig;
 use crate::hub::{Elicitations, SessionScope};
+use crate::identity::IdentityPolicy;
 use crate::respond::Edge;
+use crate::session_limits::{SessionGuard, enforce};
 
 /// The path [`Elicitations::router`] serves MCP on.
 pub const MCP_PATH: &str = "/mcp";
@@ -63,7 +65,17 @@ impl Elicitations {
     ///   ([`session_manager`]);
     /// - 2026-07-28 rounds go out with the exact JSON of their requests, `pattern`
     ///   included ([`wire::exact_rounds_http`](crate::wire::exact_rounds_http));
-    /// - `DELETE` of an unknown or ended session answers 404 ([`unknown_session_404`]).
+    /// - `DELETE` of an unknown or ended session answers 404 ([`unknown_session_404`]);
+    /// - the session limits of [`ElicitationConfig::session_limits`] (defaults: 32
+    ///   JSON-RPC requests in progress per session, 256 per user, 256 live sessions per
+    ///   user, a session unused after `initialize` closed after 30 s, one with no request
+    ///   or stream for 5 minutes): a request or `initialize` over a cap answers 429 with
+    ///   `Retry-After` and a JSON-RPC `-32000` whose `data.limit` names it; responses to
+    ///   the server's own requests (form answers) and open streams are never refused or
+    ///   closed ([`SessionGuard`](crate::SessionGuard)). The user is the request's
+    ///   [`Principal`](crate::Principal) (put there by your authentication layer,
+    ///   layered over this router), else the local user of
+    ///   [`IdentityPolicy::LocalUser`](crate::IdentityPolicy::LocalUser).
     ///
     /// `http` is rmcp's transport configuration (allowed hosts and origins, the
     /// cancellation token that ends every session; `Default::default()` allows loopback
@@ -104,6 +116,16 @@ impl Elicitations {
         F: Fn() -> Result<S, std::io::Error> + Send + Sync + 'static,
     {
         let sessions = self.session_manager();
+        let local_user = match &self.config().identity {
+            IdentityPolicy::LocalUser(p) => Some(p.clone()),
+            _ => None,
+        };
+        let guard = SessionGuard::new(
+            self.config().session_limits.clone(),
+            Arc::clone(&sessions),
+            local_user,
+            http.cancellation_token.clone(),
+        );
         let service = StreamableHttpService::new(
             move || factory().map(Edge::new),
             Arc::clone(&sessions),
@@ -111,6 +133,8 @@ impl Elicitations {
         );
         Router::new()
             .nest_service(MCP_PATH, service)
+            // Requests in progress per session and user, sessions per user, idle sessions.
+            .layer(axum::middleware::from_fn_with_state(guard, enforce))
             .layer(axum::middleware::from_fn_with_state(
                 sessions,
                 unknown_session_404,
@@ -183,7 +207,7 @@ pub async fn unknown_session_404(
     next.run(request).await
 }
 
-fn not_found() -> Response {
+pub(crate) fn not_found() -> Response {
     let mut response = Response::new(Body::from(
         "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"no such session: unknown, or ended already\"}}",
     ));

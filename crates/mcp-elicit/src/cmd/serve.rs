@@ -20,7 +20,7 @@
 //! (the specification makes the notification optional for exactly this reason).
 
 mod limits;
-mod logging;
+pub(crate) mod logging;
 mod options;
 mod state;
 mod store;
@@ -346,7 +346,8 @@ async fn serve(
         opened.hub.clone(),
         ReferenceOptions::new(&base)
             .with_conformance(args.conformance)
-            .with_session_limits(args.limits.session_limits()),
+            .with_session_limits(args.limits.session_limits())
+            .with_session_layer(args.limits.session_layer()),
         Arc::clone(&opened.demo),
     );
     // The URL-flow pages (set_api_key, connect_provider, approve_purchase) keep secrets
@@ -472,7 +473,8 @@ async fn serve_authorized(
         opened.hub.clone(),
         ReferenceOptions::new(&base)
             .with_conformance(args.conformance)
-            .with_session_limits(args.limits.session_limits()),
+            .with_session_limits(args.limits.session_limits())
+            .with_session_layer(args.limits.session_layer()),
         Arc::clone(&opened.demo),
     );
     eprintln!(

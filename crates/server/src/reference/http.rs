@@ -29,12 +29,11 @@ use crate::identity::{IdentityPolicy, Principal};
 mod conn;
 mod demo_token;
 mod limits;
-mod session_limits;
 #[cfg(feature = "tls")]
 mod tls;
 
 pub use limits::{HttpLimits, mcp_config};
-pub use session_limits::{SessionGuard, SessionLimits, enforce};
+pub use crate::session_limits::{SessionGuard, SessionLimits, enforce};
 
 /// The MCP endpoint path.
 pub const MCP_PATH: &str = "/mcp";
@@ -56,7 +55,7 @@ pub fn session_manager(config: &ElicitationConfig) -> Arc<LocalSessionManager> {
 /// local user as the user of requests without a [`Principal`] (local mode).
 pub fn session_guard(
     reference: &Reference,
-    sessions: &Arc<LocalSessionManager>,
+    sessions: &Arc<impl crate::SessionDirectory>,
     ct: CancellationToken,
 ) -> SessionGuard {
     SessionGuard::new(
@@ -67,29 +66,47 @@ pub fn session_guard(
     )
 }
 
-/// The router: `/mcp` and the demo pages.
+/// The router: `/mcp` (on the session layer of
+/// [`ReferenceOptions::session_layer`](super::ReferenceOptions::session_layer)) and the
+/// demo pages.
 pub fn router(reference: Reference, ct: CancellationToken) -> Router {
+    let config = reference.hub().config();
+    let mcp = match reference.options().session_layer {
+        crate::SessionLayer::Lean => {
+            mcp_router(&reference, crate::lean_session_manager(config), ct)
+        }
+        _ => mcp_router(&reference, session_manager(config), ct),
+    };
+    mcp.route(DEMO_COMPLETE_PATH, get(demo_page).post(demo_complete))
+        // Rounds go out with the exact JSON of their requests.
+        .layer(axum::middleware::from_fn(crate::wire::exact_rounds_http))
+        .with_state(reference)
+}
+
+/// `/mcp` served with `sessions`, within the session limits, with the 404 for ended
+/// sessions.
+fn mcp_router<M>(reference: &Reference, sessions: Arc<M>, ct: CancellationToken) -> Router<Reference>
+where
+    M: rmcp::transport::streamable_http_server::session::SessionManager
+        + crate::SessionDirectory,
+{
     let factory_ref = reference.clone();
-    let sessions = session_manager(reference.hub().config());
-    let guard = session_guard(&reference, &sessions, ct.clone());
+    let guard = session_guard(reference, &sessions, ct.clone());
     let service = StreamableHttpService::new(
         move || factory_ref.service().map_err(std::io::Error::other),
         Arc::clone(&sessions),
         mcp_config(&reference.options().demo_base_url, ct),
     );
+    let directory: Arc<dyn crate::SessionDirectory> = sessions;
     Router::new()
         .nest_service(MCP_PATH, service)
         // Requests in progress per session and user, sessions per user, idle sessions.
         .layer(axum::middleware::from_fn_with_state(guard, enforce))
         // DELETE of an unknown or ended session: 404.
         .layer(axum::middleware::from_fn_with_state(
-            sessions,
-            super::sessions::unknown_session_404,
+            directory,
+            crate::unknown_session_404_in,
         ))
-        .route(DEMO_COMPLETE_PATH, get(demo_page).post(demo_complete))
-        // Rounds go out with the exact JSON of their requests.
-        .layer(axum::middleware::from_fn(crate::wire::exact_rounds_http))
-        .with_state(reference)
 }
 
 /// Serves the router on `listener` until `shutdown` resolves, sweeping expired and

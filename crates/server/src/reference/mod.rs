@@ -50,6 +50,8 @@ pub struct ReferenceOptions {
     /// Limits of `/mcp` sessions and of the requests in progress (default
     /// [`http::SessionLimits::default`]).
     pub session_limits: http::SessionLimits,
+    /// The session layer of `/mcp` (default rmcp's, [`SessionLayer::Rmcp`]).
+    pub session_layer: crate::SessionLayer,
 }
 
 impl ReferenceOptions {
@@ -59,7 +61,14 @@ impl ReferenceOptions {
             conformance: false,
             demo_base_url: demo_base_url.into(),
             session_limits: http::SessionLimits::default(),
+            session_layer: crate::SessionLayer::default(),
         }
+    }
+
+    /// Sets [`ReferenceOptions::session_layer`].
+    pub fn with_session_layer(mut self, layer: crate::SessionLayer) -> Self {
+        self.session_layer = layer;
+        self
     }
 
     /// Sets [`ReferenceOptions::session_limits`].
@@ -177,11 +186,12 @@ impl Reference {
             .state
             .is_connected(principal)
             .await
-            .map_err(|e| {
-                Error::new(
+            .map_err(|e| match e {
+                crate::store::StoreError::Unavailable(_) => crate::hub::store_error(e),
+                e => Error::new(
                     ErrorKind::Store,
                     format!("cannot read the connect demo's state: {e}"),
-                )
+                ),
             })
     }
 

@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use mcp_elicit_server::SessionLayer;
 use mcp_elicit_server::reference::http::{HttpLimits, SessionLimits};
 
 /// Transport limits (see docs/deployment.md, "Limits").
@@ -77,6 +78,12 @@ pub(crate) struct LimitArgs {
     #[arg(long, env = "MCP_ELICIT_MAX_SIGNINS_PER_CLIENT", value_name = "N",
           default_value_t = 30, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     max_signins_per_client: u32,
+    /// The session layer of /mcp: `rmcp` (rmcp's LocalSessionManager: a worker task and
+    /// channels per session) or `lean` (ours: one shared state per session, no task;
+    /// see BENCHMARKS.md).
+    #[arg(long, env = "MCP_ELICIT_SESSION_LAYER", value_name = "LAYER", default_value = "rmcp",
+          value_parser = clap::builder::PossibleValuesParser::new(["rmcp", "lean"]))]
+    session_layer: String,
 }
 
 /// What `--max-pending-logins` and `--max-signins-per-client` say.
@@ -107,6 +114,11 @@ impl LimitArgs {
             max_pending_logins: self.max_pending_logins,
             max_signins_per_client: self.max_signins_per_client,
         }
+    }
+
+    /// What `--session-layer` says.
+    pub(crate) fn session_layer(&self) -> SessionLayer {
+        self.session_layer.parse().unwrap_or_default()
     }
 
     /// The session limits as the reference server takes them.
@@ -145,6 +157,13 @@ mod tests {
         assert!(Cli::try_parse_from(["x", "--max-connections", "0"]).is_err());
         let cli = Cli::try_parse_from(["x", "--max-sessions-per-user", "3"]).expect("flags");
         assert_eq!(cli.limits.session_limits().max_sessions_per_user, 3);
+        assert_eq!(
+            Cli::try_parse_from(["x"]).expect("defaults").limits.session_layer(),
+            SessionLayer::Rmcp
+        );
+        let cli = Cli::try_parse_from(["x", "--session-layer", "lean"]).expect("flags");
+        assert_eq!(cli.limits.session_layer(), SessionLayer::Lean);
+        assert!(Cli::try_parse_from(["x", "--session-layer", "other"]).is_err());
         // The sign-in defaults are the web layer's.
         let web = mcp_elicit_web::WebConfig::new(
             "https://idp.example",

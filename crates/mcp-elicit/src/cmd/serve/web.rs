@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use axum::Router;
 use mcp_elicit_server::reference::{Reference, ReferenceServer, http};
-use mcp_elicit_server::{Edge, Elicitations, Principal, SessionScope};
+use mcp_elicit_server::{
+    Edge, Elicitations, Principal, SessionDirectory, SessionLayer, SessionScope,
+};
 use mcp_elicit_store::secrecy::ExposeSecret;
 use mcp_elicit_store::{Keyring, Store, VaultKey};
 use mcp_elicit_web::{
@@ -27,7 +29,7 @@ use rmcp::model::{
 };
 use rmcp::service::RequestContext;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use tokio_util::sync::CancellationToken;
 use url::Url;
@@ -108,31 +110,46 @@ pub(crate) async fn build_web(
 /// metadata is served; in local mode (loopback only, the local user) `/mcp` is open and
 /// the reference server's demo page (`/demo/complete`) stays available.
 pub(crate) fn router(reference: &Reference, web: &Web, ct: CancellationToken) -> Router {
-    let sessions = http::session_manager(reference.hub().config());
-    let guard = http::session_guard(reference, &sessions, ct.clone());
-    let mcp = Router::new()
-        .nest_service(
-            MCP_PATH,
-            mcp_service(reference, web, Arc::clone(&sessions), ct.clone()),
-        )
-        // Requests in progress per session and user, sessions per user, idle sessions
-        // (inside `protect`: the user is the token's).
-        .layer(axum::middleware::from_fn_with_state(guard, http::enforce))
-        // DELETE of an unknown or ended session: 404.
-        .layer(axum::middleware::from_fn_with_state(
-            sessions,
-            mcp_elicit_server::reference::sessions::unknown_session_404,
-        ))
-        // 2026-07-28 rounds go out with the exact JSON of their requests.
-        .layer(axum::middleware::from_fn(
-            mcp_elicit_server::wire::exact_rounds_http,
-        ));
+    let config = reference.hub().config();
+    let mcp = match reference.options().session_layer {
+        SessionLayer::Lean => mcp_router(
+            reference,
+            web,
+            mcp_elicit_server::lean_session_manager(config),
+            ct.clone(),
+        ),
+        _ => mcp_router(reference, web, http::session_manager(config), ct.clone()),
+    };
     if web.is_local() {
         mcp.merge(web.router())
             .fallback_service(http::router(reference.clone(), ct))
     } else {
         web.protect(mcp).merge(web.router())
     }
+}
+
+/// `/mcp` served with `sessions`: the web tools in front of the reference server, within
+/// the session limits, with the 404 for ended sessions.
+fn mcp_router<M>(reference: &Reference, web: &Web, sessions: Arc<M>, ct: CancellationToken) -> Router
+where
+    M: SessionManager + SessionDirectory,
+{
+    let guard = http::session_guard(reference, &sessions, ct.clone());
+    let directory: Arc<dyn SessionDirectory> = Arc::clone(&sessions) as Arc<dyn SessionDirectory>;
+    Router::new()
+        .nest_service(MCP_PATH, mcp_service(reference, web, sessions, ct))
+        // Requests in progress per session and user, sessions per user, idle sessions
+        // (inside `protect`: the user is the token's).
+        .layer(axum::middleware::from_fn_with_state(guard, http::enforce))
+        // DELETE of an unknown or ended session: 404.
+        .layer(axum::middleware::from_fn_with_state(
+            directory,
+            mcp_elicit_server::unknown_session_404_in,
+        ))
+        // 2026-07-28 rounds go out with the exact JSON of their requests.
+        .layer(axum::middleware::from_fn(
+            mcp_elicit_server::wire::exact_rounds_http,
+        ))
 }
 
 /// The local-mode web layer: pages for the local user `user`, secrets in `store`'s vault
@@ -170,12 +187,12 @@ pub(crate) async fn serve_stdio(
     Ok(())
 }
 
-fn mcp_service(
+fn mcp_service<M: SessionManager>(
     reference: &Reference,
     web: &Web,
-    sessions: Arc<LocalSessionManager>,
+    sessions: Arc<M>,
     ct: CancellationToken,
-) -> StreamableHttpService<Edge<WebServer>, LocalSessionManager> {
+) -> StreamableHttpService<Edge<WebServer>, M> {
     let tools = Arc::new(WebTools::new(web.clone()));
     let reference_first = web.is_local();
     let factory = reference.clone();

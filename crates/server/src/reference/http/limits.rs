@@ -18,7 +18,7 @@ use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
@@ -26,6 +26,7 @@ use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
 use tokio_util::sync::CancellationToken;
 
 use super::MCP_PATH;
+pub(super) use crate::session_limits::limit_error;
 
 /// Limits of the HTTP server. [`HttpLimits::default`] gives the documented defaults.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -147,32 +148,6 @@ pub(super) async fn check_body(
 
 fn too_large(name: &str, limit: usize) -> Response {
     limit_error(StatusCode::PAYLOAD_TOO_LARGE, name, limit, None)
-}
-
-/// A limit's answer: `status`, a JSON-RPC error `-32000` (no id: the request was not
-/// read) naming the limit and its value, and `Retry-After` when waiting helps.
-pub(super) fn limit_error(
-    status: StatusCode,
-    limit: &str,
-    value: usize,
-    retry_after: Option<u64>,
-) -> Response {
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {
-            "code": -32000,
-            "message": format!("request refused: over the server's {limit} limit ({value})"),
-            "data": {"kind": "limit", "limit": limit, "value": value},
-        },
-    });
-    let mut response = (status, axum::Json(body)).into_response();
-    if let Some(secs) = retry_after
-        && let Ok(v) = HeaderValue::from_str(&secs.to_string())
-    {
-        response.headers_mut().insert(header::RETRY_AFTER, v);
-    }
-    response
 }
 
 /// Which JSON shape limit a body exceeds.

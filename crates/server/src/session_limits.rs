@@ -18,6 +18,10 @@
 //!
 //! In local mode every client is the one local user, so the per-user limits are limits
 //! on the whole server.
+//!
+//! [`Elicitations::router`](crate::Elicitations::router) installs this layer with
+//! [`ElicitationConfig::session_limits`](crate::ElicitationConfig::session_limits), and
+//! the reference server (`mcp-elicit serve`) installs the same layer with its flags.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
@@ -25,17 +29,15 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{Method, StatusCode};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use futures::StreamExt;
-use rmcp::transport::streamable_http_server::session::SessionManager;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use crate::session_layer::SessionDirectory;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use tokio_util::sync::CancellationToken;
 
-use super::limits::limit_error;
 use crate::identity::Principal;
 
 /// The session header.
@@ -74,6 +76,38 @@ impl Default for SessionLimits {
             session_idle_timeout: Duration::from_secs(5 * 60),
         }
     }
+}
+
+/// A limit's answer: `status`, a JSON-RPC error `-32000` (no id: the request was not
+/// read) naming the limit and its value, and `Retry-After` when waiting helps.
+pub(crate) fn limit_error(
+    status: StatusCode,
+    limit: &str,
+    value: usize,
+    retry_after: Option<u64>,
+) -> Response {
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {
+            "code": -32000,
+            "message": format!("request refused: over the server's {limit} limit ({value})"),
+            "data": {"kind": "limit", "limit": limit, "value": value},
+        },
+    });
+    let mut response = Response::new(Body::from(body.to_string()));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    if let Some(secs) = retry_after
+        && let Ok(v) = HeaderValue::from_str(&secs.to_string())
+    {
+        headers.insert(header::RETRY_AFTER, v);
+    }
+    response
 }
 
 /// One live session as this layer sees it.
@@ -128,7 +162,7 @@ impl Table {
 
 struct Shared {
     limits: SessionLimits,
-    manager: Arc<LocalSessionManager>,
+    manager: Arc<dyn SessionDirectory>,
     local_user: Option<Principal>,
     table: Mutex<Table>,
     reaper: OnceLock<()>,
@@ -150,8 +184,7 @@ impl Shared {
 /// ```
 /// use std::sync::Arc;
 /// use axum::Router;
-/// use mcp_elicit_server::Principal;
-/// use mcp_elicit_server::reference::http::{SessionGuard, SessionLimits, enforce};
+/// use mcp_elicit_server::{Principal, SessionGuard, SessionLimits, enforce_session_limits};
 /// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 /// use tokio_util::sync::CancellationToken;
 ///
@@ -163,7 +196,8 @@ impl Shared {
 ///     CancellationToken::new(),
 /// );
 /// // Layer it over the router serving `/mcp` with `manager`.
-/// let app: Router = Router::new().layer(axum::middleware::from_fn_with_state(guard, enforce));
+/// let app: Router =
+///     Router::new().layer(axum::middleware::from_fn_with_state(guard, enforce_session_limits));
 /// # let _ = app;
 /// ```
 #[derive(Clone)]
@@ -186,7 +220,7 @@ impl SessionGuard {
     /// by a task started with the first request, until `ct` is cancelled.
     pub fn new(
         limits: SessionLimits,
-        manager: Arc<LocalSessionManager>,
+        manager: Arc<impl SessionDirectory>,
         local_user: Option<Principal>,
         ct: CancellationToken,
     ) -> Self {
@@ -235,14 +269,8 @@ async fn reap(weak: &Weak<Shared>) -> bool {
     let Some(shared) = weak.upgrade() else {
         return false;
     };
-    let live: std::collections::HashSet<Arc<str>> = shared
-        .manager
-        .sessions
-        .read()
-        .await
-        .keys()
-        .cloned()
-        .collect();
+    let live: std::collections::HashSet<Arc<str>> =
+        shared.manager.live_ids().await.into_iter().collect();
     let expired: Vec<Arc<str>> = {
         let mut table = shared.table();
         let gone: Vec<Arc<str>> = table
@@ -275,9 +303,7 @@ async fn reap(weak: &Weak<Shared>) -> bool {
     };
     for id in expired {
         tracing::debug!("session idle past its limit: closed");
-        if let Err(e) = shared.manager.close_session(&id).await {
-            tracing::debug!("closing an idle session: {e}");
-        }
+        shared.manager.end(&id).await;
     }
     true
 }
@@ -388,8 +414,9 @@ fn refuse(limit: &str, value: usize, secs: u64) -> Response {
 }
 
 /// Axum middleware for the MCP endpoint
-/// (`axum::middleware::from_fn_with_state(guard, enforce)`), inside any authentication
-/// layer (it reads the request's [`Principal`]).
+/// (`axum::middleware::from_fn_with_state(guard, enforce)`; at the crate root as
+/// `enforce_session_limits`), inside any authentication layer (it reads the request's
+/// [`Principal`]). [`Elicitations::router`](crate::Elicitations::router) installs it.
 pub async fn enforce(State(guard): State<SessionGuard>, request: Request, next: Next) -> Response {
     guard.start_reaper();
     let shared = &guard.shared;
