@@ -22,6 +22,11 @@ use serde_json::{Map, Value, json};
 /// `data.retryable` is `true`.
 pub(crate) const QUOTA_EXCEEDED: i32 = -32000;
 
+/// The JSON-RPC code of [`ErrorKind::StoreUnavailable`]: the same server-defined code as
+/// the quota (`data.kind` tells them apart: `"store_unavailable"`), `data.retryable` is
+/// `true`.
+pub(crate) const STORE_UNAVAILABLE: i32 = -32000;
+
 /// What went wrong: every kind, in one place.
 ///
 /// Three groups. **Misuse** is a bug in the calling code, caught before anything was sent
@@ -55,6 +60,7 @@ pub(crate) const QUOTA_EXCEEDED: i32 = -32000;
 /// | [`Cancelled`](ErrorKind::Cancelled) `cancelled` | peer | the tool call itself was cancelled | nothing: nobody waits for the result | -32603 |
 /// | [`Disconnected`](ErrorKind::Disconnected) `disconnected` | peer | the client went away before answering | nothing | -32603 |
 /// | [`TooManyPending`](ErrorKind::TooManyPending) `too_many_pending` | environment | the user has [`max_pending_per_user`](crate::ElicitationConfig::max_pending_per_user) (32) unexpired elicitations | retry later (`data.retryable`) | -32000 |
+/// | [`StoreUnavailable`](ErrorKind::StoreUnavailable) `store_unavailable` | environment | the store cannot be reached or written just now (database down or unreachable, no free connection in time, disk full); nothing was changed | retry later (`data.retryable`) | -32000 |
 /// | [`Store`](ErrorKind::Store) `store` | environment | the pending-elicitation store failed | see the message | -32603 |
 /// | [`Random`](ErrorKind::Random) `random` | environment | the OS random number generator failed | see the message | -32603 |
 /// | [`UrlElicitationRequired`](ErrorKind::UrlElicitationRequired) `url_elicitation_required` | not a failure | built by [`Elicitor::url_required`](crate::Elicitor::url_required) (2025-11-25) | return it: the client opens the URLs and retries | -32042 |
@@ -108,6 +114,10 @@ pub enum ErrorKind {
     Deserialize,
     /// The user already has the configured maximum of pending elicitations.
     TooManyPending,
+    /// The store cannot be reached or cannot write just now (see
+    /// [`StoreError::Unavailable`](crate::StoreError::Unavailable)); nothing was changed
+    /// and a later call can succeed (JSON-RPC -32000, `data.retryable: true`).
+    StoreUnavailable,
     /// The pending-elicitation store failed.
     Store,
     /// The operating system's random number generator failed.
@@ -162,6 +172,7 @@ impl ErrorKind {
             Self::UnknownElicitation => "unknown_elicitation",
             Self::Deserialize => "deserialize",
             Self::TooManyPending => "too_many_pending",
+            Self::StoreUnavailable => "store_unavailable",
             Self::Store => "store",
             Self::Random => "random",
             Self::UrlElicitationRequired => "url_elicitation_required",
@@ -414,6 +425,8 @@ impl Error {
             ErrorKind::MissingCapability => ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
             // A quota, not a fault: the server is fine and a later call can succeed.
             ErrorKind::TooManyPending => ErrorCode(QUOTA_EXCEEDED),
+            // Not a fault of the request: the same call can succeed once the store is back.
+            ErrorKind::StoreUnavailable => ErrorCode(STORE_UNAVAILABLE),
             _ => ErrorCode::INTERNAL_ERROR,
         };
         let data = match self.detail.as_ref() {
@@ -422,8 +435,12 @@ impl Error {
             detail => {
                 let mut map = Map::new();
                 map.insert("kind".into(), Value::String(self.kind.code().into()));
-                if self.kind == ErrorKind::TooManyPending {
-                    // Retrying once some of the user's elicitations finish can succeed.
+                if matches!(
+                    self.kind,
+                    ErrorKind::TooManyPending | ErrorKind::StoreUnavailable
+                ) {
+                    // Retrying once some of the user's elicitations finish, or once the
+                    // store is back, can succeed.
                     map.insert("retryable".into(), Value::Bool(true));
                 }
                 match detail {

@@ -161,6 +161,10 @@ pub(crate) fn store_error(e: StoreError) -> Error {
                 "{pending} elicitations are already pending for this user (at most {max}); finish or wait for those first"
             ),
         ),
+        StoreError::Unavailable(m) => Error::new(
+            ErrorKind::StoreUnavailable,
+            format!("the store is unavailable ({m}); nothing was changed, try again shortly"),
+        ),
         other => Error::new(ErrorKind::Store, other.to_string()),
     }
 }

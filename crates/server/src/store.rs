@@ -177,6 +177,12 @@ pub enum StoreError {
     /// The backend failed.
     #[error("store backend failure: {0}")]
     Backend(String),
+    /// The backend cannot be reached or cannot write just now (connection refused or
+    /// lost, no free connection in time, disk full, database locked): nothing was
+    /// changed, and the same call can succeed later. Mapped to
+    /// [`ErrorKind::StoreUnavailable`](crate::ErrorKind::StoreUnavailable).
+    #[error("store unavailable: {0}")]
+    Unavailable(String),
 }
 
 /// The outcome of [`ElicitationStore::transition`].

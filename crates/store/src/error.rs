@@ -20,6 +20,20 @@ pub enum Error {
         /// The driver's message.
         message: String,
     },
+    /// The database cannot be reached or cannot write just now: connection refused or
+    /// lost, no free connection within the pool's acquire timeout, PostgreSQL shutting
+    /// down or out of connections, disk full, the SQLite file locked past its busy
+    /// timeout or failing I/O. Nothing was changed; the same call can succeed later
+    /// ([`Error::is_unavailable`]).
+    #[error("store unavailable ({store}) while {context}: {message}")]
+    Unavailable {
+        /// Which database (`PostgreSQL`, `SQLite`, or `database` when unknown).
+        store: String,
+        /// What the store was doing.
+        context: String,
+        /// The driver's message.
+        message: String,
+    },
     /// Applying the embedded schema migrations failed.
     #[error("schema migration failed: {0}")]
     Migration(String),
@@ -56,16 +70,69 @@ pub enum Error {
 }
 
 impl Error {
-    pub(crate) fn db(context: impl Into<String>, error: &sqlx::Error) -> Self {
-        Error::Database {
-            context: context.into(),
-            message: error.to_string(),
+    /// The error for a failure of the driver while doing `context`:
+    /// [`Error::Unavailable`] when the failure is transient, else
+    /// [`Error::Database`]. For code running its own queries on [`Store::pool`](crate::Store::pool).
+    pub fn from_sqlx(context: impl Into<String>, error: &sqlx::Error) -> Self {
+        match unavailable(error) {
+            Some(store) => Error::Unavailable {
+                store: store.to_owned(),
+                context: context.into(),
+                message: error.to_string(),
+            },
+            None => Error::Database {
+                context: context.into(),
+                message: error.to_string(),
+            },
         }
+    }
+
+    pub(crate) fn db(context: impl Into<String>, error: &sqlx::Error) -> Self {
+        Self::from_sqlx(context, error)
+    }
+
+    /// Whether this is [`Error::Unavailable`]: retrying later can succeed.
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, Error::Unavailable { .. })
+    }
+}
+
+/// Whether `error` is transient (the database unreachable or unable to write just now),
+/// and then which database it names: I/O and TLS failures, pool timeouts, PostgreSQL's
+/// connection exceptions (class `08`), insufficient resources (class `53`: disk full, out
+/// of memory, too many connections) and shutdown or recovery (`57P01`..`57P03`); SQLite's
+/// `BUSY`, `LOCKED`, `IOERR`, `FULL`, `CANTOPEN` and `PROTOCOL`. Constraint violations,
+/// syntax errors, decoding errors and a closed pool are not transient.
+pub(crate) fn unavailable(error: &sqlx::Error) -> Option<&'static str> {
+    match error {
+        sqlx::Error::Io(_) | sqlx::Error::Tls(_) | sqlx::Error::PoolTimedOut => Some("database"),
+        sqlx::Error::Database(e) => {
+            let code = e.code()?;
+            if e.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+                // The extended result code; its low byte is the primary code.
+                let primary = code.parse::<i32>().ok()? & 0xff;
+                // BUSY, LOCKED, IOERR, CANTOPEN, FULL, PROTOCOL.
+                matches!(primary, 5 | 6 | 10 | 13 | 14 | 15).then_some("SQLite")
+            } else {
+                let transient = code.starts_with("08")
+                    || code.starts_with("53")
+                    || matches!(code.as_ref(), "57P01" | "57P02" | "57P03");
+                transient.then_some("PostgreSQL")
+            }
+        }
+        _ => None,
     }
 }
 
 impl From<Error> for StoreError {
     fn from(error: Error) -> Self {
-        StoreError::Backend(error.to_string())
+        match error {
+            Error::Unavailable {
+                store,
+                context,
+                message,
+            } => StoreError::Unavailable(format!("{store}, while {context}: {message}")),
+            other => StoreError::Backend(other.to_string()),
+        }
     }
 }

@@ -48,8 +48,19 @@ pub(crate) fn page(status: StatusCode, title: &str, body_html: &str) -> Response
          <title>{title}</title><style>{STYLE}</style></head><body><h1>{title}</h1>{body_html}</body></html>",
         title = escape(title),
     );
-    (status, Html(html)).into_response()
+    let mut response = (status, Html(html)).into_response();
+    if status == StatusCode::SERVICE_UNAVAILABLE {
+        // Every 503 of the pages is the store (or a provider) unavailable just now.
+        response.headers_mut().insert(
+            header::RETRY_AFTER,
+            HeaderValue::from_static(RETRY_AFTER_SECS),
+        );
+    }
+    response
 }
+
+/// The `Retry-After` of a 503 page, in seconds.
+const RETRY_AFTER_SECS: &str = "5";
 
 /// An error page with one escaped paragraph.
 pub(crate) fn message(status: StatusCode, title: &str, text: &str) -> Response {

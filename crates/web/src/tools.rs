@@ -39,8 +39,23 @@ fn bad_args(message: impl Into<String>) -> ErrorData {
     ErrorData::invalid_params(message.into(), None)
 }
 
+/// A failure of ours: `-32603`, except a store that is unavailable just now, which is the
+/// retryable `-32000` of [`ErrorKind::StoreUnavailable`](mcp_elicit_server::ErrorKind::StoreUnavailable).
 fn internal(e: &WebError) -> ErrorData {
-    ErrorData::internal_error(e.to_string(), None)
+    match e {
+        WebError::Store(s) if s.is_unavailable() => server_error(e).to_error_data(),
+        e => ErrorData::internal_error(e.to_string(), None),
+    }
+}
+
+/// The server crate's error for `e`: [`ErrorKind::StoreUnavailable`](mcp_elicit_server::ErrorKind::StoreUnavailable)
+/// when the store is unavailable just now, else [`ErrorKind::Store`](mcp_elicit_server::ErrorKind::Store).
+fn server_error(e: &WebError) -> mcp_elicit_server::Error {
+    let kind = match e {
+        WebError::Store(s) if s.is_unavailable() => mcp_elicit_server::ErrorKind::StoreUnavailable,
+        _ => mcp_elicit_server::ErrorKind::Store,
+    };
+    mcp_elicit_server::Error::new(kind, e.to_string())
 }
 
 /// The demo tools.
@@ -67,9 +82,7 @@ impl Web {
         let elicitation = UrlElicitation::new(message, |id| self.connect_url(id.as_str()))?;
         self.register(principal, elicitation.id().as_str(), purpose)
             .await
-            .map_err(|e| {
-                mcp_elicit_server::Error::new(mcp_elicit_server::ErrorKind::Store, e.to_string())
-            })?;
+            .map_err(|e| server_error(&e))?;
         Ok(elicitation)
     }
 }

@@ -26,8 +26,10 @@ pub(crate) struct SqlDemoState {
     pool: Pool,
 }
 
+/// A transient failure (database unreachable, disk full) becomes
+/// [`StoreError::Unavailable`], which the client sees as a retryable `-32000`.
 fn backend(context: &str, e: &sqlx::Error) -> StoreError {
-    StoreError::Backend(format!("{context}: {e}"))
+    mcp_elicit_store::Error::from_sqlx(context, e).into()
 }
 
 fn unsupported() -> StoreError {

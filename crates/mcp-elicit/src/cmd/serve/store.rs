@@ -3,10 +3,11 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use mcp_elicit_server::reference::{DemoState, MemoryDemoState};
 use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, SystemClock};
-use mcp_elicit_store::{PgCompletionBus, Store};
+use mcp_elicit_store::{PgCompletionBus, Store, StoreOptions};
 
 use super::state::SqlDemoState;
 
@@ -195,7 +196,7 @@ pub(crate) async fn open_state(
             if let Some(dir) = default_file.as_deref().and_then(Path::parent) {
                 create_private_dir(dir)?;
             }
-            let store = Store::connect(url)
+            let store = Store::connect_with(url, &store_options())
                 .await
                 .map_err(|e| format!("cannot open the store {}: {e}", redact(url)))?;
             let demo = SqlDemoState::open(store.pool().clone())
@@ -215,6 +216,18 @@ pub(crate) async fn open_state(
             })
         }
     }
+}
+
+/// How long a request waits for a database connection before it fails with the
+/// retryable "store unavailable" error (`-32000`, or 503 with `Retry-After` on the
+/// pages): while the database is down a request fails after this long instead of
+/// hanging, and the pool reconnects by itself once it is back.
+pub(crate) const STORE_ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+
+fn store_options() -> StoreOptions {
+    let mut options = StoreOptions::default();
+    options.acquire_timeout = STORE_ACQUIRE_TIMEOUT;
+    options
 }
 
 fn create_private_dir(dir: &Path) -> Result<(), String> {
