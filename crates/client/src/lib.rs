@@ -78,3 +78,12 @@ pub use url_flow::UrlOutcome;
 
 /// The rmcp version this crate is built on, re-exported so hosts use the same types.
 pub use rmcp;
+
+/// Entry points for the fuzz targets in `fuzz/` (built only with `--cfg fuzzing`, which
+/// only those builds set): the readers of 2026-07-28 results that are not public API.
+/// Not part of the API.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::mrtr::parse_input_required;
+}

@@ -202,6 +202,17 @@ fn parse_round(result: &Value, limits: &Limits) -> Result<Option<Round>, CallErr
     Ok(Some(Round { requests, state }))
 }
 
+/// [`parse_round`] for the fuzz targets: `None` for a complete result, else the round's
+/// `(key, elicitation/create params)` in the server's order and its `requestState`.
+#[cfg(fuzzing)]
+#[allow(clippy::type_complexity)]
+pub fn parse_input_required(
+    result: &Value,
+    limits: &Limits,
+) -> Result<Option<(Vec<(String, Value)>, Option<String>)>, CallError> {
+    parse_round(result, limits).map(|r| r.map(|r| (r.requests, r.state)))
+}
+
 /// The URL of a URL-mode `elicitation/create`, if it is one.
 fn url_of(params: &Value) -> Option<&str> {
     (params.get("mode").and_then(Value::as_str) == Some("url"))

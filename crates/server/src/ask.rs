@@ -1061,3 +1061,29 @@ fn check_raw(key: &str, method: &str, value: &Value) -> Result<Value, Error> {
         _ => Ok(value.clone()),
     }
 }
+
+/// One `inputResponses` entry read as a retried request's round reads it: the answer to a
+/// form (`schema` given: accepted content is validated against it), to a URL question
+/// (`elicitation/create` without a schema) or to a sampling / roots request. `Some` holds
+/// what the handler would get (accepted valid content, an accepted URL's `{}`, the raw
+/// sampling / roots result); `None` a decline, a cancel or content that fails the schema
+/// (asked again). For the fuzz targets.
+#[cfg(fuzzing)]
+pub fn read_input_response(
+    key: &str,
+    method: &str,
+    value: &Value,
+    schema: Option<&Schema>,
+) -> Result<Option<Value>, Error> {
+    match (method, schema) {
+        (METHOD_CREATE, Some(schema)) => Ok(match form_answer(key, value, schema)? {
+            Ok(FormOutcome::Accepted(content)) => Some(Value::Object(content)),
+            _ => None,
+        }),
+        (METHOD_CREATE, None) => {
+            let reply = parse_reply(key, value, Mode::Url)?;
+            Ok((reply.action == Action::Accept).then(|| json!({})))
+        }
+        _ => check_raw(key, method, value).map(Some),
+    }
+}

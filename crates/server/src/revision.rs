@@ -95,6 +95,12 @@ impl Declared {
                     _ => None,
                 }),
         };
+        Declared::from_capabilities(raw.as_ref())
+    }
+
+    /// What a capabilities object (`_meta`'s or the session's) declares; `None` or a
+    /// malformed elicitation capability declares nothing.
+    pub(crate) fn from_capabilities(raw: Option<&JsonObject>) -> Declared {
         let Some(caps) = raw else {
             return Declared::default();
         };
@@ -107,4 +113,16 @@ impl Declared {
             roots: present("roots"),
         }
     }
+}
+
+/// What a 2026-07-28 request's `_meta` declares, read as [`Declared::of`] reads it: the
+/// elicitation capability, whether sampling and roots are declared. For the fuzz targets.
+#[cfg(fuzzing)]
+pub fn declared_in_meta(meta: &JsonObject) -> (Capability, bool, bool) {
+    let caps = match meta.get(META_CAPABILITIES) {
+        Some(Value::Object(map)) => Some(map),
+        _ => None,
+    };
+    let d = Declared::from_capabilities(caps);
+    (d.elicitation, d.sampling, d.roots)
 }
