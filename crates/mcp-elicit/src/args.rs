@@ -34,4 +34,7 @@ pub(crate) enum Command {
     /// Try elicitation interactively: the reference server in-process on loopback, with
     /// the terminal host connected to it.
     Demo(crate::cmd::demo::DemoArgs),
+    /// An elicitation gateway: an MCP server to its clients and a client to one upstream
+    /// server, passing everything on and enforcing the elicitation rules on the way.
+    Proxy(crate::cmd::proxy::ProxyArgs),
 }

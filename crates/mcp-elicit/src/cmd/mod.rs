@@ -5,6 +5,7 @@ pub(crate) mod call;
 pub(crate) mod conformance_client;
 pub(crate) mod connect;
 pub(crate) mod demo;
+pub(crate) mod proxy;
 pub(crate) mod schema;
 pub(crate) mod serve;
 pub(crate) mod url;
@@ -24,5 +25,6 @@ pub(crate) fn run(command: Command) -> ExitCode {
         Command::Serve(a) => serve::run(*a),
         Command::Connect(a) => connect::run(a),
         Command::Demo(a) => demo::run(a),
+        Command::Proxy(a) => proxy::run(a),
     }
 }

@@ -1,0 +1,343 @@
+//! The proxy as an MCP server to its client (2025-11-25): every request is forwarded to
+//! the session's upstream; `tools/call` is tracked so the upstream's elicitations ride
+//! its stream, its progress is passed on, its cancellation reaches the upstream, and what
+//! the policy did is told to the user in its result. -32042 goes to clients with URL mode
+//! as is (its URLs checked first) and becomes the fallback text for the others.
+#![allow(deprecated)] // logging and resources/subscribe are legacy in rmcp; 2025-11-25 has them
+
+use std::borrow::Cow;
+use std::sync::{Arc, Mutex};
+
+use mcp_elicit_client::ServerTarget;
+use mcp_elicit_core::message::{Capability, URL_ELICITATION_REQUIRED, UrlElicitationRequired};
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult, ClientRequest,
+    CompleteRequestParams, CompleteResult, ContentBlock, ErrorData, GetPromptRequestParams,
+    GetPromptResponse, InitializeRequestParams, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerConfig, ServerResult,
+    SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
+};
+use rmcp::service::{PeerRequestOptions, RequestContext};
+use rmcp::{Peer, RoleClient, RoleServer, ServerHandler, ServiceError};
+
+use super::link::{Link, lock};
+use super::upstream::{self, UpstreamService, url_fallback_text};
+
+/// The downstream half of one session.
+pub(crate) struct Session {
+    link: Arc<Link>,
+    target: Arc<ServerTarget>,
+    /// Dropped with the session: closes the upstream connection (and ends a stdio child).
+    upstream: Mutex<Option<UpstreamService>>,
+    info: Mutex<Option<ServerConfig>>,
+}
+
+impl Session {
+    pub(crate) fn new(link: Arc<Link>, target: Arc<ServerTarget>) -> Self {
+        Self {
+            link,
+            target,
+            upstream: Mutex::new(None),
+            info: Mutex::new(None),
+        }
+    }
+
+    fn upstream(&self) -> Result<Peer<RoleClient>, ErrorData> {
+        self.link
+            .upstream()
+            .ok_or_else(|| ErrorData::invalid_request("mcp-elicit proxy: initialize first", None))
+    }
+
+    async fn forward_call(
+        &self,
+        seq: u64,
+        upstream: &Peer<RoleClient>,
+        params: CallToolRequestParams,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let mut handle = upstream
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+            .map_err(service_error)?;
+        self.link
+            .set_upstream_progress(seq, handle.progress_token.clone());
+        // `None`: the client cancelled the call.
+        let ended = tokio::select! {
+            a = &mut handle.rx => Some(a),
+            () = ctx.ct.cancelled() => None,
+        };
+        match ended {
+            None => {
+                let _ = handle
+                    .cancel(Some("the client cancelled the call".to_owned()))
+                    .await;
+                Err(ErrorData::internal_error("the call was cancelled", None))
+            }
+            Some(Err(_)) => Err(upstream_gone()),
+            Some(Ok(Err(ServiceError::McpError(e))))
+                if e.code.0 == URL_ELICITATION_REQUIRED =>
+            {
+                self.url_required(e)
+            }
+            Some(Ok(Err(e))) => Err(service_error(e)),
+            Some(Ok(Ok(ServerResult::CallToolResult(r)))) => Ok(r),
+            Some(Ok(Ok(other))) => Err(ErrorData::internal_error(
+                format!(
+                    "the upstream answered tools/call with something else ({})",
+                    result_kind(&other)
+                ),
+                None,
+            )),
+        }
+    }
+
+    /// -32042 from the upstream: its URLs checked; as is to a client with URL mode, the
+    /// fallback text for the others.
+    fn url_required(&self, e: ErrorData) -> Result<CallToolResult, ErrorData> {
+        let policy = self.link.proxy.policy;
+        let data = e.data.clone().unwrap_or_default();
+        let Ok(required) = UrlElicitationRequired::parse_data(&data) else {
+            tracing::info!(rule = "malformed", "malformed -32042 from the upstream");
+            return Ok(CallToolResult::error(vec![ContentBlock::text(
+                "The server asked for a web page step in a malformed way; mcp-elicit proxy did not pass it on.",
+            )]));
+        };
+        for elicitation in required.elicitations() {
+            if let Err(refusal) = policy.check_url(&elicitation.url) {
+                tracing::info!(rule = refusal.rule, "proxy refused a -32042");
+                return Ok(CallToolResult::error(vec![ContentBlock::text(
+                    refusal.to_user,
+                )]));
+            }
+        }
+        if !self.link.capability().url {
+            tracing::info!(rule = "url-fallback", "-32042 to a client without URL mode");
+            let text = required
+                .elicitations()
+                .iter()
+                .map(|u| url_fallback_text(&u.message))
+                .collect::<Vec<_>>()
+                .join("\n\n");
+            return Ok(CallToolResult::error(vec![ContentBlock::text(text)]));
+        }
+        for elicitation in required.elicitations() {
+            self.link.shown_url(&elicitation.elicitation_id);
+        }
+        Err(e)
+    }
+}
+
+fn result_kind(r: &ServerResult) -> &'static str {
+    match r {
+        ServerResult::InputRequiredResult(_) => "an InputRequiredResult",
+        _ => "another result type",
+    }
+}
+
+fn upstream_gone() -> ErrorData {
+    ErrorData::internal_error("mcp-elicit proxy: the upstream connection closed", None)
+}
+
+/// The upstream's error as is; transport failures as an internal error with their text.
+fn service_error(e: ServiceError) -> ErrorData {
+    match e {
+        ServiceError::McpError(e) => e,
+        ServiceError::TransportClosed => upstream_gone(),
+        other => ErrorData::internal_error(format!("mcp-elicit proxy: upstream: {other}"), None),
+    }
+}
+
+/// The client's declared elicitation modes (`elicitation: {}` is form only).
+fn client_modes(request: &InitializeRequestParams) -> Capability {
+    let value = request
+        .capabilities
+        .elicitation
+        .as_ref()
+        .and_then(|e| serde_json::to_value(e).ok());
+    match value {
+        None => Capability::NONE,
+        Some(v) => Capability::from_value(Some(&v)).unwrap_or(Capability::FORM),
+    }
+}
+
+impl ServerHandler for Session {
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        context.peer.set_peer_info(request.clone());
+        let modes = client_modes(&request);
+        tracing::info!(
+            form = modes.form,
+            url = modes.url,
+            "client connected to the proxy"
+        );
+        self.link.set_downstream(context.peer.clone(), modes);
+        if self.link.upstream().is_none() {
+            let service = upstream::connect(&self.target, &self.link)
+                .await
+                .map_err(|e| ErrorData::internal_error(e, None))?;
+            self.link.set_upstream(service.peer().clone());
+            let upstream_info = service.peer().peer_info();
+            if let Some(info) = upstream_info {
+                let mut ours = ServerConfig::default();
+                ours.protocol_version = ProtocolVersion::V_2025_11_25;
+                ours.capabilities = info.capabilities.clone();
+                if let Some(server) = &info.server_info {
+                    ours.server_info = server.clone();
+                }
+                ours.instructions = info.instructions.clone();
+                *lock(&self.info) = Some(ours);
+            }
+            *lock(&self.upstream) = Some(service);
+        }
+        Ok(self.get_info())
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Owned(vec![ProtocolVersion::V_2025_11_25])
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        lock(&self.info).clone().unwrap_or_else(|| {
+            let mut info = ServerConfig::default();
+            info.protocol_version = ProtocolVersion::V_2025_11_25;
+            info
+        })
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let upstream = self.upstream()?;
+        let seq = self
+            .link
+            .begin_call(context.id.clone(), context.meta.get_progress_token());
+        let result = self.forward_call(seq, &upstream, request, &context).await;
+        let notes = self.link.end_call(seq);
+        let mut result = result?;
+        for note in notes {
+            result.content.push(ContentBlock::text(note));
+        }
+        Ok(CallToolResponse::Complete(result))
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        self.upstream()?
+            .list_tools(request)
+            .await
+            .map_err(service_error)
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        self.upstream()?
+            .list_prompts(request)
+            .await
+            .map_err(service_error)
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let r = self
+            .upstream()?
+            .get_prompt(request)
+            .await
+            .map_err(service_error)?;
+        Ok(GetPromptResponse::Complete(r))
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        self.upstream()?
+            .list_resources(request)
+            .await
+            .map_err(service_error)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        self.upstream()?
+            .list_resource_templates(request)
+            .await
+            .map_err(service_error)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let r = self
+            .upstream()?
+            .read_resource(request)
+            .await
+            .map_err(service_error)?;
+        Ok(ReadResourceResponse::Complete(r))
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.upstream()?
+            .subscribe(request)
+            .await
+            .map_err(service_error)
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.upstream()?
+            .unsubscribe(request)
+            .await
+            .map_err(service_error)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        self.upstream()?
+            .complete(request)
+            .await
+            .map_err(service_error)
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.upstream()?
+            .set_level(request)
+            .await
+            .map_err(service_error)
+    }
+}

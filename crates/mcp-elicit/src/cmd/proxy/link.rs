@@ -1,0 +1,206 @@
+//! One downstream session and its upstream connection: what both halves of the proxy
+//! share (the client's declared modes, the calls in flight, the URL elicitations the
+//! client was shown, what the user must be told in a call's result).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use mcp_elicit_client::rate_limit::RateLimiter;
+use mcp_elicit_core::message::Capability;
+use rmcp::model::{ProgressToken, RequestId};
+use rmcp::{Peer, RoleClient, RoleServer};
+
+use super::policy::Policy;
+
+/// What every session of one proxy shares: the policy and the per-user rate limiters.
+#[derive(Debug)]
+pub(crate) struct Proxy {
+    /// The rules.
+    pub(crate) policy: Policy,
+    /// Per user (the key is the user's id; every local user is `local`).
+    limiters: Mutex<HashMap<String, Arc<RateLimiter>>>,
+}
+
+impl Proxy {
+    pub(crate) fn new(policy: Policy) -> Self {
+        Self {
+            policy,
+            limiters: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The rate limiter of `user`.
+    pub(crate) fn limiter(&self, user: &str) -> Arc<RateLimiter> {
+        lock(&self.limiters)
+            .entry(user.to_owned())
+            .or_insert_with(|| {
+                Arc::new(RateLimiter::new(
+                    self.policy.rate_limit,
+                    mcp_elicit_client::TokioClock,
+                ))
+            })
+            .clone()
+    }
+}
+
+/// A downstream `tools/call` being forwarded.
+#[derive(Debug)]
+pub(crate) struct Call {
+    /// Its number in this session.
+    pub(crate) seq: u64,
+    /// The downstream request's id (server requests for it ride its stream).
+    pub(crate) downstream_id: RequestId,
+    /// The downstream client's progress token, if it asked for progress.
+    pub(crate) downstream_progress: Option<ProgressToken>,
+    /// The progress token of the forwarded request.
+    pub(crate) upstream_progress: Option<ProgressToken>,
+    /// What the user must be told in this call's result (refusals, fallbacks).
+    pub(crate) notes: Vec<String>,
+}
+
+/// One downstream session.
+#[derive(Debug)]
+pub(crate) struct Link {
+    pub(crate) proxy: Arc<Proxy>,
+    /// The user this session belongs to (for the rate limit).
+    pub(crate) user: String,
+    state: Mutex<LinkState>,
+}
+
+#[derive(Debug, Default)]
+struct LinkState {
+    capability: Capability,
+    downstream: Option<Peer<RoleServer>>,
+    upstream: Option<Peer<RoleClient>>,
+    calls: Vec<Call>,
+    next_seq: u64,
+    /// URL elicitation ids the client was shown (completions are forwarded for these only).
+    url_ids: HashSet<String>,
+}
+
+/// Most URL elicitation ids remembered per session.
+const MAX_URL_IDS: usize = 1024;
+
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Link {
+    pub(crate) fn new(proxy: Arc<Proxy>, user: impl Into<String>) -> Self {
+        Self {
+            proxy,
+            user: user.into(),
+            state: Mutex::new(LinkState {
+                capability: Capability {
+                    form: false,
+                    url: false,
+                },
+                ..LinkState::default()
+            }),
+        }
+    }
+
+    /// Records the downstream client's peer and declared modes (at `initialize`).
+    pub(crate) fn set_downstream(&self, peer: Peer<RoleServer>, capability: Capability) {
+        let mut s = lock(&self.state);
+        s.downstream = Some(peer);
+        s.capability = capability;
+    }
+
+    /// The downstream client's declared modes.
+    pub(crate) fn capability(&self) -> Capability {
+        lock(&self.state).capability
+    }
+
+    pub(crate) fn downstream(&self) -> Option<Peer<RoleServer>> {
+        lock(&self.state).downstream.clone()
+    }
+
+    pub(crate) fn set_upstream(&self, peer: Peer<RoleClient>) {
+        lock(&self.state).upstream = Some(peer);
+    }
+
+    pub(crate) fn upstream(&self) -> Option<Peer<RoleClient>> {
+        lock(&self.state).upstream.clone()
+    }
+
+    /// Registers a call in flight; returns its number.
+    pub(crate) fn begin_call(
+        &self,
+        downstream_id: RequestId,
+        downstream_progress: Option<ProgressToken>,
+    ) -> u64 {
+        let mut s = lock(&self.state);
+        s.next_seq += 1;
+        let seq = s.next_seq;
+        s.calls.push(Call {
+            seq,
+            downstream_id,
+            downstream_progress,
+            upstream_progress: None,
+            notes: Vec::new(),
+        });
+        seq
+    }
+
+    pub(crate) fn set_upstream_progress(&self, seq: u64, token: ProgressToken) {
+        if let Some(c) = lock(&self.state).calls.iter_mut().find(|c| c.seq == seq) {
+            c.upstream_progress = Some(token);
+        }
+    }
+
+    /// Ends a call; returns its notes.
+    pub(crate) fn end_call(&self, seq: u64) -> Vec<String> {
+        let mut s = lock(&self.state);
+        match s.calls.iter().position(|c| c.seq == seq) {
+            Some(i) => s.calls.remove(i).notes,
+            None => Vec::new(),
+        }
+    }
+
+    /// The call an upstream elicitation belongs to: the latest one in flight (stdio and
+    /// rmcp's client do not say which request a server request relates to).
+    pub(crate) fn current_call(&self) -> Option<(u64, RequestId)> {
+        lock(&self.state)
+            .calls
+            .last()
+            .map(|c| (c.seq, c.downstream_id.clone()))
+    }
+
+    /// Adds a note for the user to call `seq`'s result.
+    pub(crate) fn note(&self, seq: Option<u64>, text: String) {
+        let mut s = lock(&self.state);
+        let call = match seq {
+            Some(seq) => s.calls.iter_mut().find(|c| c.seq == seq),
+            None => s.calls.last_mut(),
+        };
+        match call {
+            Some(c) if !c.notes.contains(&text) => c.notes.push(text),
+            Some(_) => {}
+            None => tracing::info!("a note for the user had no call in flight to go with"),
+        }
+    }
+
+    /// The downstream progress token for an upstream one.
+    pub(crate) fn downstream_progress(&self, upstream: &ProgressToken) -> Option<ProgressToken> {
+        lock(&self.state)
+            .calls
+            .iter()
+            .find(|c| c.upstream_progress.as_ref() == Some(upstream))
+            .and_then(|c| c.downstream_progress.clone())
+    }
+
+    /// Remembers that the client was shown URL elicitation `id`.
+    pub(crate) fn shown_url(&self, id: &str) {
+        let mut s = lock(&self.state);
+        if s.url_ids.len() >= MAX_URL_IDS {
+            s.url_ids.clear();
+        }
+        s.url_ids.insert(id.to_owned());
+    }
+
+    /// Whether a completion for `id` may go to the client (once).
+    pub(crate) fn take_url(&self, id: &str) -> bool {
+        lock(&self.state).url_ids.remove(id)
+    }
+}

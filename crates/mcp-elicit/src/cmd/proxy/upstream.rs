@@ -1,0 +1,364 @@
+//! The proxy as an MCP client of the upstream server: its `elicitation/create` requests go
+//! through the policy to the downstream client, and the answer is checked on its way
+//! back; its notifications (progress, logging, list changes, completions) are passed on.
+#![allow(deprecated)] // logging is legacy in rmcp; 2025-11-25 has it
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use mcp_elicit_client::RawRequests;
+use mcp_elicit_client::ServerTarget;
+use mcp_elicit_client::rate_limit::Admission;
+use mcp_elicit_client::transport::{http, stdio};
+use mcp_elicit_core::message::{
+    Capability, CompleteNotification, CreateResult, INVALID_PARAMS, METHOD_COMPLETE, METHOD_CREATE,
+};
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, CustomNotification, CustomRequest, CustomResult,
+    ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorCode, ErrorData,
+    FormElicitationCapability, Implementation, LoggingMessageNotificationParam,
+    ProgressNotificationParam, ProtocolVersion, ResourceUpdatedNotificationParam,
+    ServerNotification, ServerRequest, UrlElicitationCapability,
+};
+use rmcp::service::{
+    ClientLifecycleMode, ClientServiceExt, NotificationContext, OriginatingRequestId,
+    PeerRequestOptions, RequestContext, RunningService,
+};
+use rmcp::{ClientHandler, RoleClient};
+use serde_json::Value;
+
+use super::link::Link;
+use super::policy::{Passed, Refusal};
+
+/// How long the proxy waits for the user's answer to a form or URL consent.
+const ANSWER_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// The upstream half of one session.
+#[derive(Clone)]
+pub(crate) struct Upstream {
+    link: Weak<Link>,
+    raw: RawRequests,
+}
+
+/// A connected upstream.
+pub(crate) type UpstreamService = RunningService<RoleClient, Upstream>;
+
+/// Connects to `target` on 2025-11-25, declaring form and URL mode (the proxy can answer
+/// URL requests for clients without URL mode with the fallback).
+pub(crate) async fn connect(
+    target: &ServerTarget,
+    link: &Arc<Link>,
+) -> Result<UpstreamService, String> {
+    let handler = Upstream {
+        link: Arc::downgrade(link),
+        raw: RawRequests::default(),
+    };
+    let lifecycle = ClientLifecycleMode::Initialize;
+    let service = match target {
+        ServerTarget::Stdio { command } => {
+            let transport = stdio::spawn(command, handler.raw.clone())
+                .map_err(|e| format!("cannot start the upstream: {e}"))?;
+            handler.serve_with_lifecycle(transport, lifecycle).await
+        }
+        ServerTarget::Http { url } => {
+            let (transport, mut standalone) =
+                http::transport_with_auth(url.as_str(), handler.raw.clone(), None);
+            let service = handler.serve_with_lifecycle(transport, lifecycle).await;
+            // Servers may send elicitation requests on the standalone stream only.
+            let opened = standalone.wait_for(|s| *s != http::StandaloneStream::Pending);
+            let _ = tokio::time::timeout(mcp_elicit_client::STANDALONE_STREAM_WAIT, opened).await;
+            service
+        }
+    };
+    service.map_err(|e| format!("cannot connect to the upstream: {e}"))
+}
+
+fn invalid_params(message: String) -> ErrorData {
+    ErrorData::new(ErrorCode(INVALID_PARAMS), message, None)
+}
+
+fn refuse(link: &Link, seq: Option<u64>, refusal: Refusal) -> ErrorData {
+    tracing::info!(rule = refusal.rule, "proxy refused an elicitation/create");
+    link.note(seq, refusal.to_user);
+    invalid_params(refusal.to_server)
+}
+
+/// The documented fallback for a URL step a client without URL mode cannot take: what
+/// the user reads, without the URL.
+pub(crate) fn url_fallback_text(message: &str) -> String {
+    format!(
+        "{message}\n\nThis step happens on a web page of the server, and this MCP client cannot open such \
+         pages for you (it does not support URL-mode elicitation). The link is not shown here on purpose: it \
+         must reach you directly, never through the conversation. To continue, connect with an MCP client \
+         that supports URL-mode elicitation, then run this request again. Never paste passwords, API keys \
+         or card numbers into the chat."
+    )
+}
+
+impl Upstream {
+    /// One upstream `elicitation/create`, raw params: policy, downstream, answer checks.
+    async fn handle_create(
+        &self,
+        raw: Value,
+        context: &RequestContext<RoleClient>,
+    ) -> Result<Value, ErrorData> {
+        let Some(link) = self.link.upgrade() else {
+            return Ok(CreateResult::cancel().to_value());
+        };
+        let policy = link.proxy.policy;
+        let call = link.current_call();
+        let seq = call.as_ref().map(|c| c.0);
+        let limiter = link.proxy.limiter(&link.user);
+        let arrival = limiter.arrive();
+        if arrival.admission() != Admission::Allowed {
+            tracing::info!(rule = "rate-limit", "proxy refused an elicitation/create");
+            if arrival.admission() == Admission::RefusedNotify {
+                link.note(
+                    seq,
+                    "The server asked for your input too often; mcp-elicit proxy answered \"cancel\" \
+                     for you. Try again later."
+                        .to_owned(),
+                );
+            }
+            return Ok(CreateResult::cancel().to_value());
+        }
+        let passed = policy
+            .check_request(&raw)
+            .map_err(|r| refuse(&link, seq, r))?;
+        let capability = link.capability();
+        let (params, form_schema) = match passed {
+            Passed::Form(form) => {
+                if !capability.form {
+                    tracing::info!(
+                        rule = "mode",
+                        mode = "form",
+                        "client did not declare form mode"
+                    );
+                    return Err(invalid_params(
+                        "the client behind mcp-elicit proxy did not declare form mode elicitation"
+                            .into(),
+                    ));
+                }
+                tracing::info!(
+                    mode = "form",
+                    fields = form.schema.properties().len(),
+                    "forwarding an elicitation"
+                );
+                (raw.clone(), Some(form.schema))
+            }
+            Passed::Url(url) => {
+                if !capability.url {
+                    tracing::info!(rule = "url-fallback", "client did not declare URL mode");
+                    link.note(seq, url_fallback_text(&url.message));
+                    arrival.answered(false);
+                    return Ok(CreateResult::decline().to_value());
+                }
+                tracing::info!(mode = "url", "forwarding an elicitation");
+                link.shown_url(&url.elicitation_id);
+                (raw.clone(), None)
+            }
+        };
+        let Some(peer) = link.downstream() else {
+            return Ok(CreateResult::cancel().to_value());
+        };
+        let mut request = CustomRequest::new(METHOD_CREATE.to_owned(), Some(params));
+        if let Some((_, id)) = &call {
+            request.extensions.insert(OriginatingRequestId(id.clone()));
+        }
+        let handle = peer
+            .send_request_with_option(
+                ServerRequest::CustomRequest(request),
+                PeerRequestOptions::no_options(),
+            )
+            .await
+            .map_err(|e| ErrorData::internal_error(format!("the client is gone: {e}"), None))?;
+        let mut rx = handle.rx;
+        let answer = tokio::select! {
+            a = &mut rx => a,
+            () = context.ct.cancelled() => {
+                tracing::info!("the upstream cancelled its elicitation");
+                return Ok(CreateResult::cancel().to_value());
+            }
+            () = tokio::time::sleep(ANSWER_TIMEOUT) => {
+                tracing::info!("the user did not answer in time");
+                return Ok(CreateResult::cancel().to_value());
+            }
+        };
+        let result = match answer {
+            Ok(Ok(result)) => result,
+            // The client refused the request: the upstream gets the same error.
+            Ok(Err(rmcp::ServiceError::McpError(e))) => return Err(e),
+            Ok(Err(e)) => {
+                return Err(ErrorData::internal_error(
+                    format!("the client failed: {e}"),
+                    None,
+                ));
+            }
+            Err(_) => return Ok(CreateResult::cancel().to_value()),
+        };
+        let value = serde_json::to_value(&result)
+            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+        let Ok(parsed) = CreateResult::parse(&value) else {
+            tracing::info!(
+                rule = "answer-malformed",
+                "the client's answer is malformed; cancel sent"
+            );
+            link.note(seq, "The client's answer to the server's form was malformed; mcp-elicit proxy sent \"cancel\".".into());
+            return Ok(CreateResult::cancel().to_value());
+        };
+        if let Some(schema) = &form_schema
+            && let Err(refusal) = policy.check_answer(schema, &parsed)
+        {
+            tracing::info!(rule = refusal.rule, "proxy refused an answer");
+            link.note(seq, refusal.to_user);
+            arrival.answered(false);
+            return Ok(CreateResult::cancel().to_value());
+        }
+        arrival.answered(parsed.action == mcp_elicit_core::message::Action::Accept);
+        Ok(parsed.to_value())
+    }
+}
+
+fn declared(capability: Capability) -> ElicitationCapability {
+    let mut ec = ElicitationCapability::new();
+    if capability.form {
+        ec = ec.with_form(FormElicitationCapability::new());
+    }
+    if capability.url {
+        ec.url = Some(UrlElicitationCapability::new());
+    }
+    ec
+}
+
+impl ClientHandler for Upstream {
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let raw = match self.raw.take(&context.id) {
+            Some(raw) => raw,
+            None => serde_json::to_value(&request)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?,
+        };
+        let result = self.handle_create(raw, &context).await?;
+        serde_json::from_value(result).map_err(|e| ErrorData::internal_error(e.to_string(), None))
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CustomResult, ErrorData> {
+        if request.method != METHOD_CREATE {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            ));
+        }
+        let raw = self
+            .raw
+            .take(&context.id)
+            .or(request.params)
+            .unwrap_or(Value::Null);
+        self.handle_create(raw, &context)
+            .await
+            .map(CustomResult::new)
+    }
+
+    async fn on_custom_notification(
+        &self,
+        notification: CustomNotification,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if notification.method != METHOD_COMPLETE {
+            return;
+        }
+        let Some(link) = self.link.upgrade() else {
+            return;
+        };
+        let params = notification.params.unwrap_or(Value::Null);
+        let Ok(complete) = CompleteNotification::parse(&params) else {
+            tracing::debug!("ignoring a malformed completion notification from the upstream");
+            return;
+        };
+        if !link.take_url(&complete.elicitation_id) {
+            tracing::info!("ignoring a completion for an elicitation the client was not shown");
+            return;
+        }
+        if let Some(peer) = link.downstream() {
+            let n = CustomNotification::new(METHOD_COMPLETE.to_owned(), Some(complete.to_value()));
+            let _ = peer
+                .send_notification(ServerNotification::CustomNotification(n))
+                .await;
+        }
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let Some(link) = self.link.upgrade() else {
+            return;
+        };
+        let (Some(token), Some(peer)) = (
+            link.downstream_progress(&params.progress_token),
+            link.downstream(),
+        ) else {
+            return;
+        };
+        let mut params = params;
+        params.progress_token = token;
+        let _ = peer.notify_progress(params).await;
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if let Some(peer) = self.link.upgrade().and_then(|l| l.downstream()) {
+            let _ = peer.notify_logging_message(params).await;
+        }
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: ResourceUpdatedNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        if let Some(peer) = self.link.upgrade().and_then(|l| l.downstream()) {
+            let _ = peer.notify_resource_updated(params).await;
+        }
+    }
+
+    async fn on_resource_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(peer) = self.link.upgrade().and_then(|l| l.downstream()) {
+            let _ = peer.notify_resource_list_changed().await;
+        }
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(peer) = self.link.upgrade().and_then(|l| l.downstream()) {
+            let _ = peer.notify_tool_list_changed().await;
+        }
+    }
+
+    async fn on_prompt_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(peer) = self.link.upgrade().and_then(|l| l.downstream()) {
+            let _ = peer.notify_prompt_list_changed().await;
+        }
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        let mut capabilities = ClientCapabilities::default();
+        capabilities.elicitation = Some(declared(Capability::ALL));
+        ClientConfig::new(
+            capabilities,
+            Implementation::new("mcp-elicit-proxy", env!("CARGO_PKG_VERSION")),
+        )
+        .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    }
+}

@@ -1,0 +1,251 @@
+//! What the `mcp-elicit proxy` tests share: child processes of the binary with their
+//! stderr collected, and a test upstream built with rmcp that misbehaves the way servers
+//! written from the official examples do (a password form, a URL for a client without
+//! URL mode, -32042), reporting what it got back in its tool result.
+#![allow(dead_code, unreachable_pub)]
+
+use std::io::Read;
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    ErrorCode, ErrorData, JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities,
+    ServerConfig, ServerRequest, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use rmcp::{RoleServer, ServerHandler};
+use serde_json::{Value, json};
+
+pub const WAIT: Duration = Duration::from_secs(30);
+pub const BIN: &str = env!("CARGO_BIN_EXE_mcp-elicit");
+
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A child process of the binary, stderr collected; killed on drop.
+pub struct Running {
+    child: Child,
+    stderr: Arc<Mutex<String>>,
+}
+
+impl Running {
+    /// Starts `mcp-elicit ARGS` and waits until it listens on `port`.
+    pub fn start(args: &[&str], port: u16) -> Running {
+        let mut child = Command::new(BIN)
+            .args(args)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start mcp-elicit");
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let mut pipe = child.stderr.take().expect("stderr");
+        let sink = stderr.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        });
+        let mut running = Running { child, stderr };
+        let addr = SocketAddr::from(([127, 0, 0, 1], port));
+        let deadline = Instant::now() + WAIT;
+        while TcpStream::connect(addr).is_err() {
+            if let Ok(Some(status)) = running.child.try_wait() {
+                panic!("{args:?} exited ({status}): {}", running.log());
+            }
+            assert!(Instant::now() < deadline, "{args:?} never listened");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        running
+    }
+
+    pub fn log(&self) -> String {
+        self.stderr
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `mcp-elicit proxy --upstream UPSTREAM --listen 127.0.0.1:PORT EXTRA...`.
+pub fn start_proxy(upstream: &str, extra: &[&str]) -> (Running, String) {
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let mut args = vec!["proxy", "--upstream", upstream, "--listen", &listen];
+    args.extend_from_slice(extra);
+    let proxy = Running::start(&args, port);
+    (proxy, format!("http://127.0.0.1:{port}/mcp"))
+}
+
+/// `mcp-elicit serve` on a free loopback port; its `/mcp` URL.
+pub fn start_reference() -> (Running, String) {
+    let port = free_port();
+    let listen = format!("127.0.0.1:{port}");
+    let server = Running::start(&["serve", "--listen", &listen], port);
+    (server, format!("http://127.0.0.1:{port}/mcp"))
+}
+
+/// `mcp-elicit call SERVER TOOL ARGS...` (2025-11-25), its output.
+pub fn call(server: &str, tool: &str, extra: &[&str]) -> Output {
+    Command::new(BIN)
+        .args([
+            "call",
+            server,
+            tool,
+            "--protocol",
+            "2025-11-25",
+            "--timeout",
+            "30",
+        ])
+        .args(extra)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run mcp-elicit call")
+}
+
+/// The texts of a `call`'s printed CallToolResult, joined.
+pub fn result_text(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let value: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| {
+        panic!(
+            "call printed no JSON ({e}): {stdout}\nstderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    value["content"]
+        .as_array()
+        .map(|blocks| {
+            blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
+/// What the test upstream's tools ask for.
+pub fn password_form() -> Value {
+    json!({"mode": "form", "message": "Sign in to your bank", "requestedSchema": {"type": "object",
+        "properties": {"username": {"type": "string", "title": "Username"},
+                       "password": {"type": "string", "title": "Password"}},
+        "required": ["username", "password"]}})
+}
+
+pub const URL: &str = "https://example.com/connect?elicitationId=e-url-1";
+
+pub fn url_request() -> Value {
+    json!({"mode": "url", "message": "Connect your Example account.", "url": URL,
+           "elicitationId": "e-url-1"})
+}
+
+/// A test upstream (2025-11-25, rmcp) whose tools ask the client something raw and
+/// answer with what they got back: `ask_password`, `ask_url`, `need_url` (-32042).
+#[derive(Debug, Clone, Default)]
+pub struct Misbehaving;
+
+fn no_args() -> Arc<JsonObject> {
+    let mut schema = JsonObject::new();
+    schema.insert("type".into(), Value::String("object".into()));
+    Arc::new(schema)
+}
+
+impl Misbehaving {
+    async fn ask(ctx: &RequestContext<RoleServer>, params: Value) -> String {
+        let request = ServerRequest::CustomRequest(CustomRequest::new(
+            "elicitation/create".to_owned(),
+            Some(params),
+        ));
+        match ctx.peer.send_request(request).await {
+            Ok(result) => format!(
+                "upstream got: {}",
+                serde_json::to_value(&result).unwrap_or_default()
+            ),
+            Err(e) => format!("upstream got an error: {e}"),
+        }
+    }
+}
+
+impl ServerHandler for Misbehaving {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerConfig::default();
+        info.capabilities = ServerCapabilities::builder().enable_tools().build();
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = ["ask_password", "ask_url", "need_url"]
+            .into_iter()
+            .map(|name| Tool::new(name, "test", no_args()))
+            .collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let text = match request.name.as_ref() {
+            "ask_password" => Self::ask(&context, password_form()).await,
+            "ask_url" => Self::ask(&context, url_request()).await,
+            "need_url" => {
+                return Err(ErrorData::new(
+                    ErrorCode(-32042),
+                    "URL elicitation required",
+                    Some(json!({"elicitations": [url_request()]})),
+                ));
+            }
+            other => return Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
+        };
+        Ok(CallToolResponse::Complete(CallToolResult::success(vec![
+            ContentBlock::text(text),
+        ])))
+    }
+}
+
+/// Serves [`Misbehaving`] on a free loopback port in this process; its `/mcp` URL.
+pub async fn start_misbehaving() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let service = StreamableHttpService::new(
+        || Ok(Misbehaving),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let app = axum::Router::new().nest_service("/mcp", service);
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    format!("http://{addr}/mcp")
+}
