@@ -27,13 +27,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, Weak};
 use std::time::{Duration, Instant};
 
+use crate::session_layer::SessionDirectory;
 use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::Response;
 use futures::StreamExt;
-use crate::session_layer::SessionDirectory;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use tokio_util::sync::CancellationToken;

@@ -32,8 +32,8 @@ mod limits;
 #[cfg(feature = "tls")]
 mod tls;
 
-pub use limits::{HttpLimits, mcp_config};
 pub use crate::session_limits::{SessionGuard, SessionLimits, enforce};
+pub use limits::{HttpLimits, mcp_config};
 
 /// The MCP endpoint path.
 pub const MCP_PATH: &str = "/mcp";
@@ -85,10 +85,13 @@ pub fn router(reference: Reference, ct: CancellationToken) -> Router {
 
 /// `/mcp` served with `sessions`, within the session limits, with the 404 for ended
 /// sessions.
-fn mcp_router<M>(reference: &Reference, sessions: Arc<M>, ct: CancellationToken) -> Router<Reference>
+fn mcp_router<M>(
+    reference: &Reference,
+    sessions: Arc<M>,
+    ct: CancellationToken,
+) -> Router<Reference>
 where
-    M: rmcp::transport::streamable_http_server::session::SessionManager
-        + crate::SessionDirectory,
+    M: rmcp::transport::streamable_http_server::session::SessionManager + crate::SessionDirectory,
 {
     let factory_ref = reference.clone();
     let guard = session_guard(reference, &sessions, ct.clone());

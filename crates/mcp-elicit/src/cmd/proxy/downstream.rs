@@ -76,9 +76,7 @@ impl Session {
                 Err(ErrorData::internal_error("the call was cancelled", None))
             }
             Some(Err(_)) => Err(upstream_gone()),
-            Some(Ok(Err(ServiceError::McpError(e))))
-                if e.code.0 == URL_ELICITATION_REQUIRED =>
-            {
+            Some(Ok(Err(ServiceError::McpError(e)))) if e.code.0 == URL_ELICITATION_REQUIRED => {
                 self.url_required(e)
             }
             Some(Ok(Err(e))) => Err(service_error(e)),

@@ -158,7 +158,10 @@ mod tests {
         let cli = Cli::try_parse_from(["x", "--max-sessions-per-user", "3"]).expect("flags");
         assert_eq!(cli.limits.session_limits().max_sessions_per_user, 3);
         assert_eq!(
-            Cli::try_parse_from(["x"]).expect("defaults").limits.session_layer(),
+            Cli::try_parse_from(["x"])
+                .expect("defaults")
+                .limits
+                .session_layer(),
             SessionLayer::Rmcp
         );
         let cli = Cli::try_parse_from(["x", "--session-layer", "lean"]).expect("flags");

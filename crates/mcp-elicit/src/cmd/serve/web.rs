@@ -130,7 +130,12 @@ pub(crate) fn router(reference: &Reference, web: &Web, ct: CancellationToken) ->
 
 /// `/mcp` served with `sessions`: the web tools in front of the reference server, within
 /// the session limits, with the 404 for ended sessions.
-fn mcp_router<M>(reference: &Reference, web: &Web, sessions: Arc<M>, ct: CancellationToken) -> Router
+fn mcp_router<M>(
+    reference: &Reference,
+    web: &Web,
+    sessions: Arc<M>,
+    ct: CancellationToken,
+) -> Router
 where
     M: SessionManager + SessionDirectory,
 {
