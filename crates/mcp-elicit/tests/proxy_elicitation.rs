@@ -235,3 +235,47 @@ async fn url_mode_to_a_client_without_it_becomes_the_fallback() {
         "{out:?}"
     );
 }
+
+/// The transport rules on the proxy's own `/mcp`: a foreign or `null` Origin (a web page
+/// the user visits, DNS rebinding) and a non-loopback Host get 403 and no session; no
+/// Origin (a native client) and the proxy's own origin are served.
+#[tokio::test]
+async fn the_proxy_refuses_foreign_origins_and_hosts() {
+    let (_server, upstream) = start_reference();
+    let (proxy, url) = start_proxy(&upstream, &[]);
+    let http = reqwest::Client::new();
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let post = |origin: Option<&str>, host: Option<&str>| {
+        let mut r = http
+            .post(&url)
+            .header("accept", "application/json, text/event-stream")
+            .json(&initialize);
+        if let Some(o) = origin {
+            r = r.header("origin", o);
+        }
+        if let Some(h) = host {
+            r = r.header("host", h);
+        }
+        r.send()
+    };
+    let own = url.trim_end_matches("/mcp").to_owned();
+    for (origin, host, want) in [
+        (Some("https://evil.example"), None, 403),
+        (Some("null"), None, 403),
+        (None, Some("evil.example"), 403),
+        (None, None, 200),
+        (Some(own.as_str()), None, 200),
+    ] {
+        let response = post(origin, host).await.expect("post");
+        let status = response.status().as_u16();
+        let session = response.headers().get("mcp-session-id").is_some();
+        assert_eq!(
+            (status, session),
+            (want, want == 200),
+            "Origin {origin:?}, Host {host:?}\nproxy: {}",
+            proxy.log()
+        );
+    }
+}

@@ -29,9 +29,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_elicit_client::{RateLimit, ServerTarget};
+use mcp_elicit_server::reference::http::mcp_config;
 use rmcp::ServiceExt;
+use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 
 use self::downstream::Session;
 use self::link::{Link, Proxy};
@@ -154,8 +155,9 @@ async fn serve_http(
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(SESSION_KEEP_ALIVE);
     let ct = tokio_util::sync::CancellationToken::new();
-    let mut config = StreamableHttpServerConfig::default();
-    config.cancellation_token = ct.clone();
+    // Host must be a loopback name and Origin absent or the proxy's own (DNS rebinding,
+    // and the transport rule that servers answer 403 to an invalid Origin).
+    let config = mcp_config(&format!("http://{addr}"), ct.clone());
     let service = StreamableHttpService::new(
         move || {
             Ok(Session::new(
