@@ -50,7 +50,7 @@ pub struct ReferenceOptions {
     /// Limits of `/mcp` sessions and of the requests in progress (default
     /// [`http::SessionLimits::default`]).
     pub session_limits: http::SessionLimits,
-    /// The session layer of `/mcp` (default rmcp's, [`SessionLayer::Rmcp`]).
+    /// The session layer of `/mcp` (default rmcp's, [`SessionLayer::Rmcp`](crate::SessionLayer::Rmcp)).
     pub session_layer: crate::SessionLayer,
 }
 
