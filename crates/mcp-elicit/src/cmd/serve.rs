@@ -173,6 +173,12 @@ pub(crate) struct ServeArgs {
     store: Option<String>,
     #[command(flatten)]
     limits: limits::LimitArgs,
+    /// Local mode: serve loopback connections of every OS user on this machine, each as
+    /// the local user. Without it (on Linux) a connection whose socket belongs to
+    /// another uid than the server's gets 403. Dangerous on a shared machine: any
+    /// account could then open this user's pages, use their keys and fill their quotas.
+    #[arg(long, conflicts_with = "issuer")]
+    danger_allow_other_os_users: bool,
 }
 
 /// Everything the HTTP application is built from, as plain data and shared handles.
@@ -195,6 +201,25 @@ pub(crate) fn build_router(config: &AppConfig, ct: CancellationToken) -> Router 
 }
 
 impl ServeArgs {
+    /// The HTTP limits of local mode: the flags', serving only this OS user unless
+    /// `--danger-allow-other-os-users`.
+    fn local_limits(&self) -> http::HttpLimits {
+        let mut limits = self.limits.limits();
+        limits.only_own_os_user = !self.danger_allow_other_os_users;
+        limits
+    }
+
+    /// What the start-up line says about the other OS users of the machine.
+    fn os_users_note(&self) -> &'static str {
+        if self.danger_allow_other_os_users {
+            "every OS user of this machine served as that user (--danger-allow-other-os-users)"
+        } else if cfg!(target_os = "linux") {
+            "connections of other OS users refused"
+        } else {
+            "other OS users cannot be told apart on this platform"
+        }
+    }
+
     fn web_flags(&self) -> WebFlags {
         WebFlags {
             issuer: self.issuer.clone(),
@@ -384,10 +409,11 @@ async fn serve(
     let result = if args.stdio {
         tracing::info!(%user, demo_pages = %base, "serving MCP on stdio");
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        tracing::info!("demo pages: {}", args.os_users_note());
         let pages = tokio::spawn(http::serve_with_limits(
             listener,
             None,
-            args.limits.limits(),
+            args.local_limits(),
             reference.clone(),
             move |_, ct| build_router(&app, ct),
             async move {
@@ -404,12 +430,13 @@ async fn serve(
     } else {
         eprintln!(
             "mcp-elicit reference server: {base}/mcp, local mode (no --issuer: acting for the local user \
-             {user}, loopback only; Ctrl-C to stop)"
+             {user}, loopback only, {}; Ctrl-C to stop)",
+            args.os_users_note()
         );
         http::serve_with_limits(
             listener,
             tls,
-            args.limits.limits(),
+            args.local_limits(),
             reference,
             move |_, ct| build_router(&app, ct),
             async {

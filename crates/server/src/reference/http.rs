@@ -29,6 +29,7 @@ use crate::identity::{IdentityPolicy, Principal};
 mod conn;
 mod demo_token;
 mod limits;
+mod peer;
 #[cfg(feature = "tls")]
 mod tls;
 

@@ -10,6 +10,10 @@
 //!   slow-loris trickle, an idle TLS session after its handshake) or the idle timeout
 //!   (between requests). A connection carrying a request, such as an SSE stream waiting
 //!   for a user, is never closed by the watchdog;
+//! - with [`HttpLimits::only_own_os_user`] (local mode), a connection whose client
+//!   socket belongs to another OS user than the server's (see [`super::peer`]) is
+//!   served, but every request on it is answered `403` naming the rule, and it is not
+//!   kept alive; the owner is looked up once per connection, before its first request;
 //! - every request carries its connection's peer address as
 //!   `axum::extract::ConnectInfo<SocketAddr>` in its extensions (the pages limit
 //!   anonymous sign-ins per client with it);
@@ -32,6 +36,7 @@ use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
 use super::limits::HttpLimits;
+use super::peer::{Checker, OwnUser};
 
 /// How long graceful shutdown waits for open connections.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -87,6 +92,14 @@ pub(super) async fn serve_connections<L>(
     L: axum::serve::Listener<Addr = std::net::SocketAddr>,
 {
     let max = limits.max_connections.max(1);
+    // Local mode: the user this server serves, and the address clients connect to.
+    let owner_check = limits.only_own_os_user.then(|| {
+        let addr = listener.local_addr();
+        if let Err(e) = &addr {
+            tracing::warn!("cannot tell the listening address ({e}): every connection is refused");
+        }
+        Arc::new(Checker::new(OwnUser::current(), addr.ok()))
+    });
     let slots = Arc::new(Semaphore::new(max));
     let (stop_tx, stop_rx) = watch::channel(false);
     let mut shutdown = std::pin::pin!(shutdown);
@@ -95,6 +108,7 @@ pub(super) async fn serve_connections<L>(
             () = &mut shutdown => break,
             accepted = listener.accept() => accepted,
         };
+        let accepted = Instant::now();
         let Ok(slot) = Arc::clone(&slots).try_acquire_owned() else {
             tracing::debug!(?peer, "{max} connections open: answered 503 and closed");
             tokio::spawn(refuse(io, max));
@@ -103,8 +117,16 @@ pub(super) async fn serve_connections<L>(
         let app = app.clone();
         let limits = limits.clone();
         let mut stop = stop_rx.clone();
+        let owner_check = owner_check.clone();
         tokio::spawn(async move {
-            serve_one(io, peer, app, &limits, &mut stop).await;
+            let refusal = match owner_check {
+                None => None,
+                Some(check) => check.admit(peer, accepted).await.err(),
+            };
+            if let Some(why) = &refusal {
+                tracing::info!(?peer, "refused every request of a connection: {why}");
+            }
+            serve_one(io, peer, app, &limits, refusal.map(Arc::from), &mut stop).await;
             drop(slot);
         });
     }
@@ -134,11 +156,41 @@ async fn refuse<Io: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin>(mut io
     .await;
 }
 
+/// The answer to every request of a connection from another OS user (`why` names the
+/// rule): on `/mcp` a JSON-RPC error, elsewhere plain text.
+fn refused(path: &str, why: &str) -> axum::response::Response {
+    use axum::http::{HeaderValue, StatusCode, header};
+    let (body, kind) = if path == super::MCP_PATH {
+        let body = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {
+                "code": -32000,
+                "message": why,
+                "data": {"kind": "forbidden", "rule": "only_own_os_user"},
+            },
+        });
+        (body.to_string(), "application/json")
+    } else {
+        (
+            format!("403 Forbidden: {why}\n"),
+            "text/plain; charset=utf-8",
+        )
+    };
+    let mut response = axum::response::Response::new(Body::from(body));
+    *response.status_mut() = StatusCode::FORBIDDEN;
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
 async fn serve_one<Io>(
     io: Io,
     peer: std::net::SocketAddr,
     app: Router,
     limits: &HttpLimits,
+    refusal: Option<Arc<str>>,
     stop: &mut watch::Receiver<bool>,
 ) where
     Io: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
@@ -149,14 +201,19 @@ async fn serve_one<Io>(
         idle_since: std::sync::Mutex::new(Instant::now()),
     });
     let tracked = Arc::clone(&activity);
+    let keep_alive = refusal.is_none();
     let service = tower::service_fn(move |mut request: Request<hyper::body::Incoming>| {
         let guard = tracked.begin();
         request
             .extensions_mut()
             .insert(axum::extract::ConnectInfo(peer));
         let app = app.clone();
+        let refusal = refusal.clone();
         async move {
-            let response = app.oneshot(request.map(Body::new)).await?;
+            let response = match refusal {
+                Some(why) => refused(request.uri().path(), &why),
+                None => app.oneshot(request.map(Body::new)).await?,
+            };
             // The guard lives as long as the response body (an SSE stream included).
             Ok::<_, std::convert::Infallible>(response.map(|body| {
                 Body::from_stream(body.into_data_stream().map(move |chunk| {
@@ -171,7 +228,7 @@ async fn serve_one<Io>(
         .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout)
-        .keep_alive(true);
+        .keep_alive(keep_alive);
     builder
         .http2()
         .timer(TokioTimer::new())

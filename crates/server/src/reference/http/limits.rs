@@ -48,6 +48,17 @@ pub struct HttpLimits {
     pub max_json_depth: usize,
     /// The most elements (values, members) in a JSON-RPC body. Default 20,000.
     pub max_json_elements: usize,
+    /// Serve only connections from the OS user this process runs as (local mode, where
+    /// every request without an authenticated principal is the local user). On Linux
+    /// the owner of each loopback connection's client socket is read from
+    /// `/proc/net/tcp` and `/proc/net/tcp6`; every request of a connection owned by
+    /// another uid, or whose owner cannot be told (a non-loopback client, no `/proc`),
+    /// gets `403` naming the rule. Elsewhere than Linux the owner cannot be told and
+    /// every connection is served. A relay running as the server's user (a reverse
+    /// proxy, an SSH tunnel) makes every connection through it the server's user's.
+    /// Default `false` (a server with authorization has tokens to tell its users
+    /// apart); `mcp-elicit serve` turns it on in local mode.
+    pub only_own_os_user: bool,
 }
 
 impl Default for HttpLimits {
@@ -60,6 +71,7 @@ impl Default for HttpLimits {
             max_page_body_bytes: 64 * 1024,
             max_json_depth: 64,
             max_json_elements: 20_000,
+            only_own_os_user: false,
         }
     }
 }
