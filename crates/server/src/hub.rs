@@ -324,7 +324,7 @@ impl Elicitations {
     /// Also the automatic sweep: at most once per
     /// [`ElicitationConfig::sweep_interval`], expired records are removed first.
     async fn insert(&self, record: PendingElicitation) -> Result<(), Error> {
-        self.sweep_if_due().await;
+        self.sweep_if_due().await?;
         let max = self.inner.config.max_pending_per_user;
         self.inner
             .store
@@ -334,11 +334,13 @@ impl Elicitations {
     }
 
     /// Runs [`Elicitations::sweep`] when the configured interval has passed since the
-    /// last automatic one (one caller at a time; failures are logged, never returned:
-    /// expired records are refused on access and not counted in quotas anyway).
-    async fn sweep_if_due(&self) {
+    /// last automatic one (one caller at a time; failures are logged, not returned:
+    /// expired records are refused on access and not counted in quotas anyway). Except
+    /// a store that is unavailable: the insert would wait for it a second time, so the
+    /// caller gets the retryable error at once, and the next insert sweeps again.
+    async fn sweep_if_due(&self) -> Result<(), Error> {
         let Some(interval) = self.inner.config.sweep_interval else {
-            return;
+            return Ok(());
         };
         let now = self.inner.clock.now();
         {
@@ -351,15 +353,24 @@ impl Elicitations {
                 now.duration_since(at).is_ok_and(|since| since >= interval) || now < at
             });
             if !due {
-                return;
+                return Ok(());
             }
             *last = Some(now);
         }
         match self.sweep().await {
             Ok(0) => {}
             Ok(n) => tracing::debug!(removed = n, "swept pending elicitations"),
+            Err(e) if e.kind() == ErrorKind::StoreUnavailable => {
+                *self
+                    .inner
+                    .last_sweep
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner()) = None;
+                return Err(e);
+            }
             Err(e) => tracing::warn!(error = %e, "automatic sweep failed"),
         }
+        Ok(())
     }
 
     /// Forgets an elicitation (the server's own bookkeeping after a final answer).

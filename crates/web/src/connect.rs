@@ -10,15 +10,15 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::Response;
 use http::{HeaderMap, StatusCode};
-use mcp_elicit_server::PendingElicitation;
+use mcp_elicit_server::{ErrorKind, PendingElicitation};
 use mcp_elicit_store::BrowserSession;
 use secrecy::ExposeSecret;
 use serde::Deserialize;
 
-use crate::csrf;
 use crate::pages::{self, escape, hidden, identity_box};
 use crate::purpose::{Entry, Purpose};
 use crate::web::Web;
+use crate::{csrf, session};
 
 /// The longest elicitation id accepted.
 const MAX_ID: usize = 128;
@@ -45,7 +45,8 @@ fn unavailable() -> Response {
     pages::message(
         StatusCode::SERVICE_UNAVAILABLE,
         "Try again",
-        "The server could not look this request up.",
+        "The server could not reach its storage just now. Nothing was changed. \
+         Try again in a few seconds.",
     )
 }
 
@@ -115,7 +116,7 @@ impl Web {
         id: &str,
         csrf_token: &str,
     ) -> Result<Flow, Response> {
-        let Some(session) = self.browser_session(headers).await else {
+        let Some(session) = self.page_session(headers).await? else {
             return Err(pages::message(
                 StatusCode::UNAUTHORIZED,
                 "Not signed in",
@@ -150,9 +151,37 @@ impl Web {
                 );
                 Ok(())
             }
+            // Not refused: the store could not decide just now. Nothing was completed,
+            // and the same post can succeed once the store is back.
+            Err(e) if e.kind() == ErrorKind::StoreUnavailable => {
+                tracing::warn!(elicitation_id = id, error = %e, "completion failed: store unavailable");
+                Err(unavailable())
+            }
             Err(e) => {
                 tracing::info!(elicitation_id = id, error = %e, "completion refused");
                 Err(not_found())
+            }
+        }
+    }
+
+    /// The live browser session of a page request: `Ok(None)` without one, and 503 (with
+    /// `Retry-After`) when the store cannot look it up just now, so that a signed-in user
+    /// is asked to try again instead of being told the session ended (or sent to sign in
+    /// again, which needs the store too).
+    async fn page_session(&self, headers: &HeaderMap) -> Result<Option<BrowserSession>, Response> {
+        let name = session::session_cookie(self.inner.config.secure_cookies());
+        let Some(raw) = session::read(headers, name) else {
+            return Ok(None);
+        };
+        match self.inner.store.get_browser_session(&raw).await {
+            Ok(s) => Ok(s),
+            Err(e) if e.is_unavailable() => {
+                tracing::warn!(error = %e, "browser session lookup failed: store unavailable");
+                Err(unavailable())
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "browser session lookup failed");
+                Ok(None)
             }
         }
     }
@@ -210,7 +239,11 @@ pub(crate) async fn page(
     if !plausible_id(&id) {
         return not_found();
     }
-    let Some(session) = web.browser_session(&headers).await else {
+    let session = match web.page_session(&headers).await {
+        Ok(s) => s,
+        Err(r) => return r,
+    };
+    let Some(session) = session else {
         // Only the link of a registered elicitation may use the share of the sign-ins
         // in progress that anonymous requests cannot fill (the id is an unguessable
         // capability, so telling a known id from an unknown one leaks nothing).
