@@ -102,17 +102,19 @@ pub struct WebConfig {
     pub session_ttl: Duration,
     /// How long a sign-in or OAuth `state` stays usable (default 10 minutes).
     pub state_ttl: Duration,
-    /// Sign-ins in progress (across every node sharing the store) above which new ones
-    /// are refused with 503 (default 10,000; they expire after `state_ttl`). Sign-ins
-    /// that are not started from the connect link of a registered elicitation (plain
-    /// `GET /login`, links with unknown ids) may take only half of it, so an anonymous
-    /// flood cannot keep a user who opens a real connect link from signing in.
+    /// Deprecated, no effect (kept so existing configurations still build). It capped
+    /// the sign-ins in progress kept on the server; a sign-in in progress is now sealed
+    /// into a cookie of the browser that started it (`HttpOnly`, `SameSite=Lax`, bound to
+    /// its `state`, lasting `state_ttl`), so the server keeps nothing before the user has
+    /// authenticated and anonymous `GET /login` cannot lock anyone out. After
+    /// authentication the used `state` is recorded until `state_ttl` has passed, so a
+    /// callback cannot be replayed.
     pub max_pending_logins: u64,
-    /// Anonymous sign-ins (see [`WebConfig::max_pending_logins`]) one client address may
-    /// start per minute (IPv6: per /64); more get 429 with `Retry-After` (default 30;
+    /// Local mode only (no issuer, where signing in creates a browser session at once):
+    /// anonymous sign-ins (`GET /login`, connect links of unknown ids) one client address
+    /// may start per minute (IPv6: per /64); more get 429 with `Retry-After` (default 30;
     /// 0: no limit). Sign-ins from the connect link of a registered elicitation are never
-    /// counted. Behind a reverse proxy every browser has the proxy's address, so the
-    /// limit applies to all of them together: raise it, or set 0 and limit at the proxy.
+    /// counted. With an issuer nothing is stored before sign-in, so nothing is limited.
     pub max_signins_per_client: u32,
     /// The shortest interval between two JWKS fetches triggered by unknown `kid`s
     /// (default 30 s).

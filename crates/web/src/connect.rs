@@ -244,9 +244,9 @@ pub(crate) async fn page(
         Err(r) => return r,
     };
     let Some(session) = session else {
-        // Only the link of a registered elicitation may use the share of the sign-ins
-        // in progress that anonymous requests cannot fill (the id is an unguessable
-        // capability, so telling a known id from an unknown one leaks nothing).
+        // In local mode, only the link of a registered elicitation is not counted as an
+        // anonymous sign-in of this client (the id is an unguessable capability, so
+        // telling a known id from an unknown one leaks nothing).
         let from = match web.purposes().get(&id).await {
             Ok(Some(_)) => crate::login::SignInFrom::ConnectLink,
             Ok(None) => crate::login::SignInFrom::Anonymous,

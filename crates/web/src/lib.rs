@@ -26,8 +26,13 @@
 //! code or `state` is logged.
 //!
 //! Everything a browser flow needs between two requests lives in the [`WebStore`]
-//! (database): browser sessions, sign-ins in progress, third-party OAuth `state`, the
-//! purpose registered for each elicitation's page and the answer given there. So a flow
+//! (database): browser sessions, third-party OAuth `state`, the purpose registered for
+//! each elicitation's page and the answer given there. A sign-in in progress is the
+//! exception: before the user has authenticated the server keeps nothing, so anonymous
+//! requests cannot fill anything; its `nonce`, PKCE verifier and page to return to are
+//! sealed (XChaCha20-Poly1305, under a key kept in the vault and shared by every node)
+//! into an `HttpOnly`, `SameSite=Lax` cookie of the browser that started it, bound to
+//! its `state`, and the callback records the used `state` only after authentication. So a flow
 //! started before a restart finishes after it, and with several server nodes on one
 //! database any node can serve any page; only the MCP endpoint needs sticky routing (its
 //! sessions live in one process). Give every node's
@@ -69,6 +74,7 @@ pub mod demo_provider;
 mod error;
 mod jwks;
 mod login;
+mod login_cookie;
 mod outbound;
 mod pages;
 mod purpose;

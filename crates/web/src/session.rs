@@ -1,6 +1,7 @@
 //! Cookies of the web pages: the browser session (after OpenID Connect sign-in) and the
-//! short-lived sign-in binding. `HttpOnly`, `SameSite=Lax`, and with an https public URL
-//! `Secure` with the `__Host-` prefix (host-only, path `/`).
+//! short-lived sealed sign-ins ([`crate::login_cookie`]). `HttpOnly`, `SameSite=Lax`
+//! (the sign-in callback is a top-level cross-site redirect from the issuer), and with an
+//! https public URL `Secure` with the `__Host-` prefix (host-only, path `/`).
 
 use std::time::Duration;
 
@@ -17,15 +18,6 @@ pub(crate) fn session_cookie(secure: bool) -> &'static str {
         "__Host-mcp-elicit-session"
     } else {
         "mcp-elicit-session"
-    }
-}
-
-/// The sign-in binding cookie's name.
-pub(crate) fn login_cookie(secure: bool) -> &'static str {
-    if secure {
-        "__Host-mcp-elicit-login"
-    } else {
-        "mcp-elicit-login"
     }
 }
 
@@ -47,11 +39,22 @@ pub(crate) fn read(headers: &HeaderMap, name: &str) -> Option<String> {
     found
 }
 
-/// A `Set-Cookie` value.
+/// A `Set-Cookie` value for path `/`.
 pub(crate) fn set(name: &str, value: &str, max_age: Duration, secure: bool) -> Option<HeaderValue> {
+    set_at(name, value, max_age, secure, "/")
+}
+
+/// A `Set-Cookie` value for `path`.
+pub(crate) fn set_at(
+    name: &str,
+    value: &str,
+    max_age: Duration,
+    secure: bool,
+    path: &str,
+) -> Option<HeaderValue> {
     let secs = i64::try_from(max_age.as_secs()).unwrap_or(i64::MAX);
     let c = Cookie::build((name, value))
-        .path("/")
+        .path(path.to_owned())
         .http_only(true)
         .same_site(SameSite::Lax)
         .secure(secure)
@@ -60,9 +63,14 @@ pub(crate) fn set(name: &str, value: &str, max_age: Duration, secure: bool) -> O
     HeaderValue::from_str(&c.to_string()).ok()
 }
 
-/// A `Set-Cookie` value deleting cookie `name`.
+/// A `Set-Cookie` value deleting cookie `name` (of path `/`).
 pub(crate) fn clear(name: &str, secure: bool) -> Option<HeaderValue> {
     set(name, "", Duration::ZERO, secure)
+}
+
+/// A `Set-Cookie` value deleting cookie `name` of `path`.
+pub(crate) fn clear_at(name: &str, secure: bool, path: &str) -> Option<HeaderValue> {
+    set_at(name, "", Duration::ZERO, secure, path)
 }
 
 impl Web {
@@ -97,6 +105,16 @@ mod tests {
         let text = plain.to_str().expect("ascii");
         assert!(text.starts_with("mcp-elicit-session=v") && !text.contains("Secure"));
         assert!(text.contains("HttpOnly") && text.contains("SameSite=Lax"));
+        let login =
+            set_at("l", "v", Duration::from_secs(60), false, "/login/callback").expect("cookie");
+        let text = login.to_str().expect("ascii");
+        assert!(text.contains("Path=/login/callback"), "{text}");
+        let gone = clear_at("l", false, "/login/callback").expect("cookie");
+        let text = gone.to_str().expect("ascii");
+        assert!(
+            text.contains("Max-Age=0") && text.contains("Path=/login/callback"),
+            "{text}"
+        );
     }
 
     #[test]

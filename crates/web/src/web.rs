@@ -34,8 +34,9 @@ use crate::{confirm, connect, login, outbound, pages, resource_server, secret_pa
 /// The largest request body the pages accept (forms are small).
 pub const BODY_LIMIT: usize = 16 * 1024;
 
-/// The store the web layer needs: the vault (secrets, tokens, OAuth `state`), browser
-/// sessions, sign-ins in progress and the pages' purposes and answers. All of it is in
+/// The store the web layer needs: the vault (secrets, tokens, OAuth `state`, the key
+/// sealing sign-ins in progress into cookies), browser sessions, used sign-in `state`s
+/// and the pages' purposes and answers. All of it is in
 /// the database, so several server nodes can share it and a restart loses nothing.
 /// [`mcp_elicit_store::Vault`] is one.
 pub trait WebStore: VaultStore + SessionStore + FlowStore + LoginStore {}
@@ -103,8 +104,10 @@ pub(crate) struct Inner {
     pub(crate) local_user: Option<Principal>,
     pub(crate) providers: HashMap<String, Provider>,
     pub(crate) sessions: SessionBindings,
-    /// Anonymous sign-ins per client address.
+    /// Anonymous sign-ins per client address (local mode).
     pub(crate) signins: crate::signin_limit::SignInLimiter,
+    /// The keys sealing sign-ins in progress into cookies.
+    pub(crate) login_keys: crate::login_cookie::CookieKeys,
 }
 
 /// The web layer of URL mode elicitation: resource server, sign-in and the pages.
@@ -194,6 +197,7 @@ impl Web {
                 providers,
                 sessions: SessionBindings::default(),
                 signins: Default::default(),
+                login_keys: Default::default(),
             }),
         })
     }
@@ -275,6 +279,7 @@ impl Web {
                 providers: map,
                 sessions: SessionBindings::default(),
                 signins: Default::default(),
+                login_keys: Default::default(),
             }),
         })
     }

@@ -14,4 +14,5 @@ mod local;
 mod mcp;
 mod nodes;
 mod oauth;
+mod signin_cookie;
 mod signin_flood;
