@@ -90,13 +90,38 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// Most characters of a server's key (or other text it chose) an error repeats.
+const SHOWN_CHARS: usize = 64;
+
+/// Most characters of a refusal's reason an error repeats.
+const REASON_CHARS: usize = 512;
+
+/// `text` cut to `max` characters, `...` marking a cut: what an error keeps of text the
+/// server chose, so that a huge key is not repeated whole to the user and the logs.
+fn cut(text: &str, max: usize) -> String {
+    let mut cut: String = text.chars().take(max).collect();
+    if cut.len() < text.len() {
+        cut.push_str("...");
+    }
+    cut
+}
+
 /// A key as it may be shown in an error: quoted, escaped, cut short.
 fn shown(key: &str) -> String {
-    let cut: String = key.chars().take(64).collect();
+    let cut: String = key.chars().take(SHOWN_CHARS).collect();
     if cut.len() < key.len() {
         format!("{cut:?}...")
     } else {
         format!("{cut:?}")
+    }
+}
+
+/// The refusal of input request `key`: the key and the reason cut short (both may come
+/// from the server).
+fn refused(key: &str, reason: &str) -> CallError {
+    CallError::InputRequestRefused {
+        key: cut(key, SHOWN_CHARS),
+        reason: cut(reason, REASON_CHARS),
     }
 }
 
@@ -175,12 +200,12 @@ fn parse_round(result: &Value, limits: &Limits) -> Result<Option<Round>, CallErr
                         }
                     },
                     "sampling/createMessage" | "roots/list" => {
-                        return Err(CallError::InputRequestRefused {
-                            key: key.clone(),
-                            reason: format!(
+                        return Err(refused(
+                            key,
+                            &format!(
                                 "the server asked for {method}, which this client did not declare"
                             ),
-                        });
+                        ));
                     }
                     other => {
                         return Err(malformed(format!(
@@ -431,12 +456,7 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
                 Ok(request) => checked.push((key, request, params)),
                 // The call ends with this error (2025-11-25's Notice::Refused says the
                 // server goes on, which is not so here).
-                Err(e) => {
-                    return Err(CallError::InputRequestRefused {
-                        key,
-                        reason: e.message.to_string(),
-                    });
-                }
+                Err(e) => return Err(refused(&key, &e.message)),
             }
         }
         if self.is_stop_asking() {
@@ -631,6 +651,34 @@ mod tests {
                 json!({"resultType": "input_required", "inputRequests": {"p": {"method": "ping"}}})
             )
             .contains("unknown method \"ping\"")
+        );
+    }
+
+    /// What the `input_rounds` fuzz target checks (an error stays short whatever the
+    /// server sent): a refused request's key was repeated whole, however long it was.
+    #[test]
+    fn a_refused_request_repeats_only_the_start_of_a_huge_key() {
+        let key = "k".repeat(100_000);
+        let round = json!({"resultType": "input_required", "inputRequests": {
+            key.clone(): {"method": "sampling/createMessage", "params": {}}
+        }});
+        let e = parse_round(&round, &limits()).err().expect("refused");
+        let CallError::InputRequestRefused { key: kept, .. } = &e else {
+            panic!("not a refusal: {e}")
+        };
+        assert_eq!(kept, &format!("{}...", "k".repeat(SHOWN_CHARS)));
+        let text = e.to_string();
+        assert!(text.chars().count() < 400, "{} characters", text.len());
+        assert!(text.contains("did not declare"), "{text}");
+        // A short key is kept whole.
+        let round = json!({"resultType": "input_required", "inputRequests": {
+            "r": {"method": "roots/list"}
+        }});
+        let e = parse_round(&round, &limits()).err().expect("refused");
+        assert!(matches!(&e, CallError::InputRequestRefused { key, .. } if key == "r"));
+        assert_eq!(
+            cut(&"\u{e9}".repeat(600), REASON_CHARS).chars().count(),
+            REASON_CHARS + 3
         );
     }
 
