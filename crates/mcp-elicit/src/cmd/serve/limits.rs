@@ -66,15 +66,14 @@ pub(crate) struct LimitArgs {
     #[arg(long, env = "MCP_ELICIT_SESSION_IDLE_TIMEOUT", value_name = "SECONDS",
           default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
     session_idle_timeout: u64,
-    /// Sign-ins in progress (authorized mode, over every node sharing the store) above
-    /// which new ones get 503; anonymous ones (`GET /login`, connect links of unknown
-    /// ids) may fill half.
+    /// Deprecated, no effect (still accepted): a sign-in in progress is sealed into a
+    /// cookie of the browser that started it, so the server keeps none to cap.
     #[arg(long, env = "MCP_ELICIT_MAX_PENDING_LOGINS", value_name = "N",
           default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(2..=100_000_000))]
     max_pending_logins: u64,
-    /// Anonymous sign-ins one client address may start per minute (authorized mode;
-    /// IPv6 per /64; 0: no limit); more get 429. Behind a reverse proxy every browser
-    /// has the proxy's address: raise it or set 0.
+    /// Deprecated, no effect in authorized mode (still accepted): a sign-in keeps nothing
+    /// on the server before the user has authenticated, so nothing is limited per
+    /// address. (Local mode keeps its built-in 30 anonymous sign-ins a minute per address.)
     #[arg(long, env = "MCP_ELICIT_MAX_SIGNINS_PER_CLIENT", value_name = "N",
           default_value_t = 30, value_parser = clap::value_parser!(u32).range(0..=1_000_000))]
     max_signins_per_client: u32,
