@@ -298,6 +298,7 @@
 mod ask;
 mod checks;
 mod config;
+mod confirm;
 mod elicitor;
 mod error;
 mod hub;
@@ -310,6 +311,8 @@ pub mod reference;
 mod relay;
 mod respond;
 mod revision;
+#[cfg(feature = "serve")]
+mod serve;
 mod session_layer;
 mod session_limits;
 mod state;
@@ -332,6 +335,7 @@ pub use ask::{
     Answers, Ask, MAX_KEY_BYTES, METHOD_ROOTS, METHOD_SAMPLING, Questions, Retryable, Ticket,
 };
 pub use config::ElicitationConfig;
+pub use confirm::{ConfirmPage, REFUSED_TEXT};
 pub use elicitor::{Elicitor, FormOutcome, UrlElicitation, UrlOutcome};
 pub use error::{Error, ErrorKind};
 pub use hub::{Completed, Completion, Elicitations, SessionScope};
@@ -342,6 +346,8 @@ pub use page::{ELICITATION_ID_PARAM, PageQuery};
 pub use relay::CompletionRelay;
 pub use respond::{Complete, Edge, InputRound, Stop, ToolReply, respond, respond_tool, text};
 pub use revision::Revision;
+#[cfg(feature = "serve")]
+pub use serve::HttpServer;
 pub use session_layer::{
     SessionDirectory, SessionLayer, lean_session_manager, unknown_session_404_in,
 };
@@ -351,6 +357,37 @@ pub use store::{
     Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
 };
 pub use streamable::{MCP_PATH, session_manager, unknown_session_404};
+
+/// What a tool server uses, in one `use mcp_elicit_server::prelude::*;`: the types of a
+/// `#[tool]` function ([`SessionScope`], [`Ask`], [`ToolReply`], [`text`], rmcp's
+/// `RoleServer`, `ServerHandler` and `RequestContext` also as `Ctx`), the outcomes, the
+/// registry and its pages ([`Elicitations`], [`HttpServer`], [`ConfirmPage`],
+/// [`PageQuery`], [`PendingElicitation`], [`Principal`]) and, with the `macros`
+/// feature, rmcp's `#[tool_router]`, `#[tool]` and `#[tool_handler]` (they expand to
+/// `rmcp::` paths: the crate using them depends on `rmcp` itself).
+///
+/// ```
+/// use mcp_elicit_server::prelude::*;
+///
+/// fn answer(scope: &SessionScope) -> CallToolResult {
+///     let _ = scope;
+///     text("done")
+/// }
+/// # let _ = answer;
+/// ```
+pub mod prelude {
+    #[cfg(feature = "serve")]
+    pub use crate::HttpServer;
+    pub use crate::{
+        Ask, ConfirmPage, Elicitations, FormOutcome, PageQuery, PendingElicitation, Principal,
+        SessionScope, Stop, ToolReply, UrlOutcome, text,
+    };
+    pub use rmcp::model::CallToolResult;
+    pub use rmcp::service::{RequestContext, RequestContext as Ctx};
+    pub use rmcp::{RoleServer, ServerHandler};
+    #[cfg(feature = "macros")]
+    pub use rmcp::{tool, tool_handler, tool_router};
+}
 
 /// Entry points for the fuzz targets in `fuzz/` (built only with `--cfg fuzzing`, which
 /// only those builds set): the readers of a retried 2026-07-28 request that are not

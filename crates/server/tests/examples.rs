@@ -224,6 +224,9 @@ async fn quickstart_on(protocol: ProtocolChoice) {
         .expect("again");
     assert_eq!(text(&again), "Your calendar is linked");
     assert_eq!(user.urls().len(), 1, "linked: nothing asked again");
+    // The page's link replayed (the browser's history, a forwarded link): used up.
+    let replayed = http(&urls[0].url, "POST").await;
+    assert_eq!(replayed, (404, mcp_elicit_server::REFUSED_TEXT.to_owned()));
     let _ = guard(conn.cancel()).await;
 }
 
@@ -237,16 +240,35 @@ async fn quickstart_on_2026_07_28() {
     quickstart_on(ProtocolChoice::V2026_07_28).await;
 }
 
-/// A replayed or made-up id on the callback page links nobody and is told so.
+/// A made-up or missing id on the callback page links nobody and is told so (404), and
+/// the user is still asked afterwards (a replayed one: `quickstart_on`).
 #[tokio::test]
 async fn quickstart_callback_refuses_unknown_ids() {
     let (_server, url) = start_quickstart();
-    let page = url.replace(
+    let refused = (404, mcp_elicit_server::REFUSED_TEXT.to_owned());
+    let made_up = url.replace(
         "/mcp",
         "/callback?elicitationId=00112233445566778899aabbccddeeff",
     );
-    let (status, body) = http(&page, "POST").await;
-    assert_eq!((status, body.as_str()), (200, "Nothing to link"));
+    assert_eq!(http(&made_up, "POST").await, refused);
+    assert_eq!(
+        http(&url.replace("/mcp", "/callback"), "POST").await,
+        refused
+    );
+
+    let user = User::default();
+    let client = client(&user, ProtocolChoice::V2025_11_25);
+    let target: ServerTarget = url.parse().expect("target");
+    let conn = guard(client.clone().connect(&target))
+        .await
+        .expect("connect");
+    let link = CallToolRequestParams::new("link_calendar");
+    let linked = guard(client.call_tool(conn.peer(), link))
+        .await
+        .expect("link");
+    assert_eq!(text(&linked), "Your calendar is linked");
+    assert_eq!(user.urls().len(), 1, "not linked by the refused presses");
+    let _ = guard(conn.cancel()).await;
 }
 
 /// The stdio example as a child process of our client, on both revisions.
