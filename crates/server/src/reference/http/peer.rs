@@ -190,8 +190,12 @@ fn read_tables() -> (Table, Option<String>) {
     let mut table = Table::default();
     let mut errors = Vec::new();
     for path in ["/proc/net/tcp", "/proc/net/tcp6"] {
-        match std::fs::read_to_string(path) {
-            Ok(text) => table.add(&text),
+        // A /proc file has no size: read in large steps, not from 32 bytes up.
+        let mut text = String::with_capacity(256 * 1024);
+        let read = std::fs::File::open(path)
+            .and_then(|mut f| std::io::Read::read_to_string(&mut f, &mut text));
+        match read {
+            Ok(_) => table.add(&text),
             Err(e) => errors.push(format!("{path}: {e}")),
         }
     }
@@ -271,28 +275,27 @@ struct Row {
 }
 
 /// `sl local remote st tx:rx tr:when retrnsmt uid timeout inode ...`; None for the
-/// header and anything malformed.
+/// header, anything malformed, and rows of sockets no process holds or not connected.
 fn parse_row(line: &str) -> Option<Row> {
     let mut fields = line.split_whitespace();
     let slot = fields.next()?.strip_suffix(':')?;
     if slot.is_empty() || !slot.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let local = parse_addr(fields.next()?)?;
-    let remote = parse_addr(fields.next()?)?;
-    let state = hex_u8(fields.next()?)?;
-    let _queues = fields.next()?;
-    let _timer = fields.next()?;
-    let _retransmits = fields.next()?;
-    let uid = fields.next()?.parse().ok()?;
-    let _timeout = fields.next()?;
-    let inode = fields.next()?.parse().ok()?;
+    let (local, remote, state) = (fields.next()?, fields.next()?, fields.next()?);
+    let mut rest = fields.skip(3);
+    let (uid, inode) = (rest.next()?, rest.nth(1)?);
+    let (state, inode) = (hex_u8(state)?, inode.parse().ok()?);
+    // The cheap fields first: most rows of a busy machine are in TIME_WAIT.
+    if inode == 0 || !is_connected(state) {
+        return None;
+    }
     Some(Row {
-        local,
-        remote,
         state,
-        uid,
+        uid: uid.parse().ok()?,
         inode,
+        local: parse_addr(local)?,
+        remote: parse_addr(remote)?,
     })
 }
 
