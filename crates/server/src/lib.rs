@@ -34,6 +34,12 @@
 //!   authenticated principal that server-side middleware attached to the request, or the
 //!   local OS user for stdio and loopback development; never from what the client says.
 //! - [`Error`]: the one error type; `ErrorData::from(error)` is the one mapping to JSON-RPC.
+//! - `HttpServer` (feature `serve`, on by default): binds a loopback address and serves
+//!   `/mcp` (through [`Elicitations::scoped_router`]) with your own routes, such as the
+//!   [`ConfirmPage`] that finishes a URL elicitation with one button (`complete_with` in
+//!   the safe order). Without `serve`, build the router yourself and serve it with your
+//!   own HTTP server.
+//! - [`prelude`]: what a tool server uses, in one `use`.
 //! - `reference` (feature `reference`, off by default): the reference server behind
 //!   `mcp-elicit serve`.
 //!
@@ -176,8 +182,9 @@
 //! [`schemars`], [`serde`] and [`serde_json`]. The derives find the re-exports with
 //! `#[schemars(crate = "mcp_elicit_server::schemars")]` and
 //! `#[serde(crate = "mcp_elicit_server::serde")]`; or depend on `serde` and `schemars`
-//! directly (the same versions). A server also needs `tokio`, and `axum::serve` needs
-//! axum's `http1` and `tokio` features.
+//! directly (the same versions). A server also needs `tokio`. With the default feature
+//! `serve`, `HttpServer` serves over HTTP/1.1 (axum's `http1` and `tokio` features, hyper);
+//! without it, serving the router is yours (`axum::serve` needs those same features).
 //!
 //! ## What is checked, and when
 //!
