@@ -84,9 +84,10 @@ pub enum CallError {
         "the server asked for input this client cannot give ({key:?}): {reason}; the call ended and nothing was sent"
     )]
     InputRequestRefused {
-        /// The server's key for the input request.
+        /// The server's key for the input request, cut to its first 64 characters
+        /// (`...` marks a cut: the key is the server's, untrusted and unbounded).
         key: String,
-        /// Why.
+        /// Why, cut to its first 512 characters.
         reason: String,
     },
     /// 2026-07-28: the server still asked for input after this many rounds.
