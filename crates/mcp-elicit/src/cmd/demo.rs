@@ -29,6 +29,11 @@ pub(crate) struct DemoArgs {
     /// stdout, until stdin closes (so a test drives the demo's wiring end to end).
     #[arg(long, hide = true)]
     serve_only: bool,
+    /// Serve loopback connections of every OS user on this machine, each as the local
+    /// user, as `serve --danger-allow-other-os-users` does. Without it (on Linux) a
+    /// connection to the demo server whose socket belongs to another uid gets 403.
+    #[arg(long)]
+    danger_allow_other_os_users: bool,
     #[command(flatten)]
     host: super::connect::HostFlags,
 }
@@ -75,8 +80,14 @@ async fn demo(args: DemoArgs) -> Result<(), HostError> {
     .await
     .map_err(HostError)?;
     let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(http::serve_with(
+    // Like `serve` in local mode: only this OS user's connections (the same check, in
+    // the same HTTP layer: `HttpLimits::only_own_os_user`).
+    let mut limits = http::HttpLimits::default();
+    limits.only_own_os_user = !args.danger_allow_other_os_users;
+    let server = tokio::spawn(http::serve_with_limits(
         listener,
+        None,
+        limits,
         app.reference.clone(),
         move |_, ct| crate::cmd::serve::build_router(&app, ct),
         async move {
