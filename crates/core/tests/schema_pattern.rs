@@ -188,6 +188,33 @@ fn exponential_patterns_no_automaton_can_run_are_refused_with_the_reason() {
 }
 
 #[test]
+fn multiplying_alternatives_only_a_backtracking_engine_could_run_are_refused() {
+    // Found by fuzzing schema_parse: a 759-byte schema whose pattern (modifier groups,
+    // which only regress runs, full of empty alternatives and a `{5}`) has billions of
+    // ways to match the empty string; validating its three-character default took
+    // 4.4 s in a release build (28 s instrumented, minutes in a debug build).
+    let text = include_str!("../../../fuzz/regressions/schema_parse-slow-pattern.json");
+    let value: serde_json::Value = serde_json::from_str(text).expect("regression file");
+    let err = Schema::parse(&value).expect_err("refused");
+    let e = err.first();
+    assert_eq!(e.kind(), mcp_elicit_core::ErrorKind::InvalidPattern, "{e}");
+    assert_eq!(e.pointer(), "/properties/coCe/pattern");
+    for needle in ["linear time", "modifier group", "10^8 backtracking paths"] {
+        assert!(e.to_string().contains(needle), "{e}");
+    }
+    // Twenty groups of empty alternatives after a lookahead: 3^20 ways to match "".
+    let source = format!("^(?=x){}$", "(|a|b)".repeat(20));
+    let message = refusal(json!({"type": "string", "pattern": source, "default": "ab"}));
+    assert!(message.contains("10^8 backtracking paths"), "{message}");
+    // Six of them (729 ways) run, and answer like V8.
+    let p = pattern(&format!("^(?=a){}$", "(|a|b)".repeat(6)));
+    assert!(!p.is_linear());
+    assert_eq!(p.is_match_bounded("abab"), Some(true));
+    assert_eq!(p.is_match_bounded("bab"), Some(false));
+    assert_eq!(p.is_match_bounded("abababa"), Some(false));
+}
+
+#[test]
 fn nested_repetitions_match_like_v8_on_the_automaton() {
     // regress 0.12 answers each of these wrongly (or, for the last, never returns);
     // the answers are V8's, and the automaton gives them.

@@ -6,7 +6,8 @@
 //! compile time:
 //!
 //! - a pattern that translates exactly to the `regex` crate's syntax (`linear.rs`:
-//!   everything but backreferences, lookarounds and lone surrogate escapes) runs on its
+//!   everything but backreferences, lookarounds, modifier groups and lone surrogate
+//!   escapes) runs on its
 //!   linear-time automata, on inputs of any length, as long as the automaton fits in
 //!   [`MAX_AUTOMATON_BYTES`] and in what is left of the schema's budget
 //!   ([`ParseLimits::max_pattern_automata_bytes`](super::ParseLimits::max_pattern_automata_bytes));
@@ -14,6 +15,11 @@
 //!   backtracks, and only on inputs short enough for the worst case to stay under about
 //!   10^8 steps (`redos.rs` estimates the bound when the pattern is compiled); longer
 //!   inputs are not checked, and a caller reports them as such, failing closed;
+//! - a pattern of the second kind whose alternatives and repetitions multiply into more
+//!   than 10^8 paths even for an empty value is refused: `(?=x)(|a|b)(|a|b)...` with
+//!   twenty groups has 3^20 ways to match the empty string, all tried before a mismatch
+//!   is reported (a 759-byte schema found by fuzzing took seconds to validate its
+//!   three-character default);
 //! - a pattern of the second kind that also has a shape prone to exponential
 //!   backtracking (a repeated group that itself repeats or alternates, as in `(a+)+\1`)
 //!   is refused with a sentence saying why: no input bound makes it safe;
@@ -96,8 +102,9 @@ impl Pattern {
                     "its automaton is larger than the linear-time engine allows for this \
                      schema"
                 } else {
-                    "it uses a backreference, a lookaround or a lone surrogate escape, which \
-                     only a backtracking engine can run"
+                    "it uses a backreference, a lookaround, a modifier group such as \
+                     `(?i:...)` or a lone surrogate escape, which only a backtracking engine \
+                     can run"
                 };
                 if let Some(risk) = shape.exponential {
                     return Err(format!(
@@ -120,7 +127,15 @@ impl Pattern {
                          backreference)"
                     ));
                 }
-                let max_chars = redos::max_len_within(shape.anchored, &shape.bounds, STEP_BUDGET);
+                if shape.paths.worst_case(shape.anchored, 0) > STEP_BUDGET {
+                    return Err(format!(
+                        "the pattern cannot be matched in linear time ({why}), and its \
+                         alternatives and repetitions multiply into more than 10^8 \
+                         backtracking paths even for an empty value: it is refused (use fewer \
+                         alternatives or repetitions, or drop the lookaround or backreference)"
+                    ));
+                }
+                let max_chars = redos::max_len_within(shape.anchored, &shape.paths, STEP_BUDGET);
                 Engine::Backtracking { regex, max_chars }
             }
         };

@@ -84,8 +84,9 @@ pub(crate) struct Shape {
     /// part can match the empty string (`(?:b?){2888888888888888}` never returns on a
     /// 19-character text), so the input-length bound does not protect it.
     pub(crate) huge_count: Option<String>,
-    /// The upper bounds of its repetitions and backreferences (`None` = unbounded).
-    pub(crate) bounds: Vec<Option<u64>>,
+    /// Its choice points (alternations, repetitions, backreferences), from which
+    /// [`Paths::worst_case`] counts the paths a backtracking match may explore.
+    pub(crate) paths: Paths,
     /// Whether the pattern is anchored at the start (`^` and no alternation that could
     /// escape it), so a match is only tried from the first position.
     pub(crate) anchored: bool,
@@ -99,27 +100,196 @@ pub(crate) fn analyze(source: &str) -> Result<Shape, String> {
     Ok(shape)
 }
 
-/// The worst-case number of backtracking steps for matching a `len`-character input:
-/// every repetition may be tried at every length up to `len`, from every start position
-/// when the pattern is not anchored with `^`. A deliberate over-estimate (`^[a-z]+$` is
-/// really linear).
-pub(crate) fn worst_case_steps(anchored: bool, bounds: &[Option<u64>], len: usize) -> f64 {
-    let n = len as f64 + 1.0;
-    let mut cost = if anchored { 1.0 } else { n };
-    for bound in bounds {
-        cost *= bound.map_or(n, |m| (m as f64).min(n));
-        if cost > 1e30 {
-            break;
-        }
-    }
-    cost
+/// The choice points of a pattern, as a tree kept in a flat list: every node comes
+/// after the nodes it contains, so the count is computed in one pass without recursion
+/// (a hostile pattern may nest groups thousands deep).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Paths {
+    nodes: Vec<Node>,
 }
 
-/// The longest input length whose [`worst_case_steps`] stay within `budget`
+#[derive(Debug, Clone)]
+enum Node {
+    /// A character, class or character escape: one way to match, taking a character.
+    Char,
+    /// `^`, `$`, `\b`, `\B`: one way to match, taking nothing.
+    Assertion,
+    /// A backreference: one way to match (the text its group captured), but comparing
+    /// it costs up to the input's length on every path that reaches it.
+    Backref,
+    /// A group (or the whole pattern): its alternatives, each a sequence of nodes.
+    Group {
+        branches: Vec<Vec<usize>>,
+        lookaround: bool,
+    },
+    /// A quantified node.
+    Repeat {
+        node: usize,
+        min: u64,
+        max: Option<u64>,
+    },
+}
+
+/// Counts above this are all "too many" (and keep `f64` finite).
+const SATURATED: f64 = 1e30;
+
+fn sat(x: f64) -> f64 {
+    if x.is_nan() {
+        SATURATED
+    } else {
+        x.clamp(0.0, SATURATED)
+    }
+}
+
+/// The ways a part can match: `empty` of them take no character, `taking` take some.
+#[derive(Debug, Clone, Copy)]
+struct Ways {
+    empty: f64,
+    taking: f64,
+}
+
+impl Ways {
+    fn total(self) -> f64 {
+        sat(self.empty + self.taking)
+    }
+}
+
+impl Paths {
+    /// The worst-case number of paths a backtracking engine may explore matching a
+    /// `len`-character input, from every start position when the pattern is not anchored
+    /// with `^`. Alternatives add up and a sequence multiplies, so `(|a|b)(|c|d)` has 9;
+    /// a repetition multiplies the ways of its part once per repetition, except that at
+    /// most `len` repetitions can take a character: `(|||){20}` has 4^20 ways on any
+    /// input (refused), `(?:b?){1000}` about 1000^len, `a+` one per count, `len`. A
+    /// deliberate over-estimate: `^[a-z]+$` is really linear, and the alternatives of
+    /// `(ab|cd)` cannot both match. Each path then costs up to `len` steps per
+    /// backreference (`(.*)\1` is cubic).
+    pub(crate) fn worst_case(&self, anchored: bool, len: usize) -> f64 {
+        let chars = len as f64;
+        let mut ways: Vec<Ways> = Vec::with_capacity(self.nodes.len());
+        let at = |ways: &[Ways], j: usize| {
+            ways.get(j).copied().unwrap_or(Ways {
+                empty: 1.0,
+                taking: 0.0,
+            })
+        };
+        for node in &self.nodes {
+            let w = match node {
+                Node::Char => Ways {
+                    empty: 0.0,
+                    taking: 1.0,
+                },
+                Node::Assertion => Ways {
+                    empty: 1.0,
+                    taking: 0.0,
+                },
+                Node::Backref => Ways {
+                    empty: 0.0,
+                    taking: 1.0,
+                },
+                Node::Group {
+                    branches,
+                    lookaround,
+                } => {
+                    let mut group = Ways {
+                        empty: 0.0,
+                        taking: 0.0,
+                    };
+                    for seq in branches {
+                        // A failed path costs as much as the prefix it got through, so a
+                        // part with no way to match still counts as one.
+                        let (mut empty, mut total) = (1.0f64, 1.0f64);
+                        for &j in seq {
+                            let part = at(&ways, j);
+                            empty = sat(empty * part.empty);
+                            total = sat(total * part.total().max(1.0));
+                        }
+                        group.empty = sat(group.empty + empty);
+                        group.taking = sat(group.taking + (total - empty).max(0.0));
+                    }
+                    if *lookaround {
+                        // Explored in full, takes nothing.
+                        Ways {
+                            empty: group.total(),
+                            taking: 0.0,
+                        }
+                    } else {
+                        group
+                    }
+                }
+                Node::Repeat { node, min, max } => {
+                    repeat_ways(at(&ways, *node), *min as f64, max.map(|m| m as f64), chars)
+                }
+            };
+            ways.push(w);
+        }
+        let root = ways.last().map_or(1.0, |w| w.total().max(1.0));
+        let starts = if anchored { 1.0 } else { chars + 1.0 };
+        // Steps on one path: each backreference compares up to the whole input.
+        let backrefs = self
+            .nodes
+            .iter()
+            .filter(|n| matches!(n, Node::Backref))
+            .count() as f64;
+        sat(root * starts * (1.0 + backrefs * (chars + 1.0)))
+    }
+
+    fn push(&mut self, node: Node) -> usize {
+        self.nodes.push(node);
+        self.nodes.len() - 1
+    }
+}
+
+/// The ways a part with `part` ways matches when repeated between `min` and `max` times
+/// (unbounded: at most `min + chars + 1`) on a `chars`-character input. With `k`
+/// repetitions of which `j` take a character (`j <= chars`) there are `C(k, j) t^j
+/// e^(k-j)` ways (`t`, `e`: the part's taking and empty ways), at most `(e + t)^k` and at
+/// most `e^k (1 + k t / e)^j`; they grow with `k`, so the sum is at most the number of
+/// counts times the last.
+fn repeat_ways(part: Ways, min: f64, max: Option<f64>, chars: f64) -> Ways {
+    let upper = max.unwrap_or(min + chars + 1.0);
+    let (e, t) = (part.empty, part.taking);
+    if e < 1.0 {
+        // Every repetition takes a character: at most `chars` of them.
+        let top = upper.min(chars);
+        if top < min {
+            return Ways {
+                empty: 0.0,
+                taking: 0.0,
+            };
+        }
+        let empty = if min == 0.0 { 1.0 } else { 0.0 };
+        let from = min.max(1.0);
+        let taking = if top < from {
+            0.0
+        } else if t <= 1.0 {
+            top - from + 1.0
+        } else {
+            // t^from + ... + t^top
+            t.powf(from) * (t.powf(top - from + 1.0) - 1.0) / (t - 1.0)
+        };
+        return Ways {
+            empty,
+            taking: sat(taking),
+        };
+    }
+    let counts = upper - min + 1.0;
+    let empty = sat(counts * e.powf(upper));
+    let j = upper.min(chars);
+    let all = (e + t).powf(upper);
+    let few_taking = e.powf(upper) * (1.0 + upper * t / e).powf(j);
+    let total = sat(counts * all.min(few_taking));
+    Ways {
+        empty,
+        taking: sat(total - empty),
+    }
+}
+
+/// The longest input length whose [`Paths::worst_case`] stays within `budget`
 /// (`usize::MAX` when no length exceeds it, as for a pattern without repetitions).
-pub(crate) fn max_len_within(anchored: bool, bounds: &[Option<u64>], budget: f64) -> usize {
+pub(crate) fn max_len_within(anchored: bool, paths: &Paths, budget: f64) -> usize {
     const CAP: usize = 1 << 40;
-    let fits = |len: usize| worst_case_steps(anchored, bounds, len) <= budget;
+    let fits = |len: usize| paths.worst_case(anchored, len) <= budget;
     if !fits(0) {
         return 0;
     }
@@ -158,23 +328,27 @@ fn scan(source: &str) -> Result<Shape, String> {
     let mut last_is_assertion = false;
     // For each open group, whether it is a lookaround.
     let mut lookarounds: Vec<bool> = Vec::new();
+    // For each open group (and the whole pattern), its alternatives so far, each a
+    // sequence of nodes of `shape.paths`.
+    let mut frames: Vec<Vec<Vec<usize>>> = vec![vec![Vec::new()]];
     let mut i = 0;
     while let Some(&c) = chars.get(i) {
         match c {
             '\\' => {
                 last_is_assertion = matches!(chars.get(i + 1), Some('b' | 'B'));
                 // A backreference compares as much text as its group captured.
-                if chars
-                    .get(i + 1)
-                    .is_some_and(|c| matches!(c, '1'..='9' | 'k'))
-                {
-                    shape.bounds.push(None);
-                }
+                let node = match chars.get(i + 1) {
+                    Some('1'..='9' | 'k') => Node::Backref,
+                    Some('b' | 'B') => Node::Assertion,
+                    _ => Node::Char,
+                };
+                add(&mut frames, shape.paths.push(node));
                 i = skip_escape(&chars, i);
                 last_atom = Some(Atom::CHAR);
             }
             '[' => {
                 i = skip_class(&chars, i);
+                add(&mut frames, shape.paths.push(Node::Char));
                 last_atom = Some(Atom::CHAR);
                 last_is_assertion = false;
             }
@@ -185,6 +359,7 @@ fn scan(source: &str) -> Result<Shape, String> {
                         || (chars.get(i + 2) == Some(&'<')
                             && matches!(chars.get(i + 3), Some('=' | '!'))));
                 lookarounds.push(lookaround);
+                frames.push(vec![Vec::new()]);
                 i = skip_group_prefix(&chars, i);
                 last_atom = None;
                 last_is_assertion = false;
@@ -198,16 +373,29 @@ fn scan(source: &str) -> Result<Shape, String> {
                 if let Some(top) = stack.last_mut() {
                     top.merge(inner);
                 }
+                let lookaround = lookarounds.pop().unwrap_or(false);
+                if frames.len() > 1
+                    && let Some(branches) = frames.pop()
+                {
+                    let group = shape.paths.push(Node::Group {
+                        branches,
+                        lookaround,
+                    });
+                    add(&mut frames, group);
+                }
                 last_atom = Some(Atom {
                     inside: inner,
                     group: true,
                 });
-                last_is_assertion = lookarounds.pop().unwrap_or(false);
+                last_is_assertion = lookaround;
                 i += 1;
             }
             '|' => {
                 if let Some(top) = stack.last_mut() {
                     top.alternation = true;
+                }
+                if let Some(branches) = frames.last_mut() {
+                    branches.push(Vec::new());
                 }
                 last_atom = None;
                 last_is_assertion = false;
@@ -216,6 +404,7 @@ fn scan(source: &str) -> Result<Shape, String> {
             '*' | '+' | '?' | '{' => {
                 let Some((min_max, next)) = quantifier(&chars, i) else {
                     // A `{` that does not start a quantifier is a literal (non-u syntax).
+                    add(&mut frames, shape.paths.push(Node::Char));
                     last_atom = Some(Atom::CHAR);
                     last_is_assertion = false;
                     i += 1;
@@ -257,8 +446,14 @@ fn scan(source: &str) -> Result<Shape, String> {
                 {
                     shape.nested_repetition = Some(nesting_sentence(&chars, i, next));
                 }
-                if repeat {
-                    shape.bounds.push(max);
+                if last_atom.is_some()
+                    && let Some(node) = frames
+                        .last_mut()
+                        .and_then(|branches| branches.last_mut())
+                        .and_then(|seq| seq.pop())
+                {
+                    let repeated = shape.paths.push(Node::Repeat { node, min, max });
+                    add(&mut frames, repeated);
                 }
                 if let Some(top) = stack.last_mut() {
                     top.unbounded |= unbounded;
@@ -274,13 +469,43 @@ fn scan(source: &str) -> Result<Shape, String> {
                 };
             }
             _ => {
+                let assertion = matches!(c, '^' | '$');
+                let node = if assertion {
+                    Node::Assertion
+                } else {
+                    Node::Char
+                };
+                add(&mut frames, shape.paths.push(node));
                 last_atom = Some(Atom::CHAR);
-                last_is_assertion = matches!(c, '^' | '$');
+                last_is_assertion = assertion;
                 i += 1;
             }
         }
     }
+    // Groups left open (a pattern `regress` refused) close at the end; the whole pattern
+    // is the last node.
+    while frames.len() > 1 {
+        if let Some(branches) = frames.pop() {
+            let group = shape.paths.push(Node::Group {
+                branches,
+                lookaround: false,
+            });
+            add(&mut frames, group);
+        }
+    }
+    let branches = frames.pop().unwrap_or_default();
+    shape.paths.push(Node::Group {
+        branches,
+        lookaround: false,
+    });
     Ok(shape)
+}
+
+/// Appends node `id` to the current alternative of the innermost open group.
+fn add(frames: &mut [Vec<Vec<usize>>], id: usize) {
+    if let Some(seq) = frames.last_mut().and_then(|branches| branches.last_mut()) {
+        seq.push(id);
+    }
 }
 
 fn risk_sentence(chars: &[char], start: usize, end: usize) -> String {
@@ -340,13 +565,28 @@ fn skip_class(chars: &[char], i: usize) -> usize {
 }
 
 /// Index just past the opening of the group starting at `i` (a `(`): `(`, `(?:`, `(?=`,
-/// `(?!`, `(?<=`, `(?<!`, `(?<name>`.
+/// `(?!`, `(?<=`, `(?<!`, `(?<name>`, `(?i:` (modifiers).
 fn skip_group_prefix(chars: &[char], i: usize) -> usize {
     if chars.get(i + 1) != Some(&'?') {
         return i + 1;
     }
     match chars.get(i + 2) {
         Some(':' | '=' | '!') => i + 3,
+        // Modifiers: `(?i:`, `(?ims-s:`.
+        Some('i' | 'm' | 's' | '-') => {
+            let mut j = i + 2;
+            while chars
+                .get(j)
+                .is_some_and(|c| matches!(c, 'i' | 'm' | 's' | '-'))
+            {
+                j += 1;
+            }
+            if chars.get(j) == Some(&':') {
+                j + 1
+            } else {
+                i + 2
+            }
+        }
         Some('<') => match chars.get(i + 3) {
             Some('=' | '!') => i + 4,
             _ => chars
@@ -398,7 +638,7 @@ fn digits(chars: &[char], j: &mut usize) -> Option<u64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{analyze, max_len_within, worst_case_steps};
+    use super::{analyze, max_len_within};
 
     fn exponential(p: &str) -> Option<String> {
         analyze(p).ok().and_then(|shape| shape.exponential)
@@ -502,7 +742,7 @@ mod tests {
     fn estimates_polynomial_cost() {
         let cost = |p: &str, n: usize| {
             let shape = analyze(p).unwrap_or_default();
-            worst_case_steps(p.starts_with('^'), &shape.bounds, n)
+            shape.paths.worst_case(p.starts_with('^'), n)
         };
         assert!(cost(r"^\d{3}-\d{4}$", 10_000) < 100.0);
         assert!(cost("^[a-z]+$", 1000) <= 1001.0);
@@ -517,7 +757,7 @@ mod tests {
     fn bounds_the_input_length_by_the_budget() {
         let bound = |p: &str| {
             let shape = analyze(p).unwrap_or_default();
-            max_len_within(shape.anchored, &shape.bounds, 1e8)
+            max_len_within(shape.anchored, &shape.paths, 1e8)
         };
         // n^4 <= 1e8 up to n = 100 (n counts the positions, one more than characters).
         assert_eq!(bound("a+a+a+(?=x)"), 99);
@@ -525,6 +765,33 @@ mod tests {
         // Alternation defeats the anchor: `^a|a+` is tried from every position.
         assert!(bound("^a+|b+") < bound("^a+b+"));
         assert!(bound(r"^(?=.*[A-Z])(?=.*\d).{8,}$") >= 400);
+    }
+
+    #[test]
+    fn alternatives_multiply_and_repetitions_of_them_more_so() {
+        let empty = |p: &str| {
+            let shape = analyze(p).unwrap_or_default();
+            shape.paths.worst_case(shape.anchored, 0)
+        };
+        assert_eq!(empty("^(a|b|c)(d|e|f)$"), 9.0);
+        // Empty alternatives all match the empty string: tried one after another.
+        assert_eq!(empty("^(|a|b)(|c|d)(|e|f)$"), 27.0);
+        assert!(
+            empty("^(?=x)(||)(||)(||)(||)(||)(||)(||)(||)(||)(||)(||)(||)(||)(||)(||)(||)(||)")
+                > 1e8
+        );
+        assert_eq!(empty("^(?:|||){20}$"), 4f64.powi(20));
+        // Modifier groups are groups: `(?i:` is not three characters to match.
+        assert_eq!(empty("^(?i:|a)(?ms-i:|b)$"), 4.0);
+        // A repetition of a part that takes a character can only repeat as often as
+        // there are characters: `(?:b?){1000}` is cheap on short inputs only.
+        let shape = analyze("^(?=x)(?:b?){1000}").unwrap_or_default();
+        assert!(shape.paths.worst_case(true, 0) <= 1000.0);
+        assert!(shape.paths.worst_case(true, 1) <= 1e6);
+        assert!(shape.paths.worst_case(true, 3) > 1e8);
+        // One character at a time stays polynomial.
+        let shape = analyze("^(?=x)(?:ab|cd)+$").unwrap_or_default();
+        assert!(shape.paths.worst_case(true, 10) <= 2f64.powi(11));
     }
 
     #[test]
