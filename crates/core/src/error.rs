@@ -8,6 +8,61 @@
 use std::fmt;
 
 /// What kind of problem an [`Error`] reports.
+///
+/// A case producing each kind (the schema kinds come from [`Schema::parse`] and are
+/// reported at the offending member):
+///
+/// ```
+/// use mcp_elicit_core::{ErrorKind, Schema};
+/// use serde_json::{Value, json};
+///
+/// let kind = |p: Value| {
+///     let schema = json!({"type": "object", "properties": {"a": p}});
+///     Schema::parse(&schema).unwrap_err().first().kind()
+/// };
+/// use ErrorKind as K;
+/// assert_eq!(kind(json!({"type": "string", "minLength": "3"})), K::InvalidValue);
+/// assert_eq!(kind(json!({"type": "string", "const": "x"})), K::UnsupportedKeyword);
+/// assert_eq!(kind(json!({"type": "null"})), K::UnsupportedType);
+/// assert_eq!(kind(json!({"type": "string", "format": "time"})), K::UnsupportedFormat);
+/// assert_eq!(kind(json!({"type": "object", "properties": {}})), K::NestedObject);
+/// assert_eq!(kind(json!({"type": "array", "items": {"type": "number"}})), K::UnsupportedArray);
+/// assert_eq!(kind(json!({"type": "number", "minimum": 5, "maximum": 1})), K::ContradictoryBounds);
+/// assert_eq!(kind(json!({"type": "string", "maxLength": 2, "default": "abc"})), K::InvalidDefault);
+/// assert_eq!(kind(json!({"type": "string", "pattern": "("})), K::InvalidPattern);
+/// assert_eq!(kind(json!({"type": "string", "enum": ["a", "a"]})), K::InvalidEnum);
+/// ```
+///
+/// The others:
+///
+/// ```
+/// use mcp_elicit_core::lifecycle::{Event, State};
+/// use mcp_elicit_core::message::{CreateResult, Mode};
+/// use mcp_elicit_core::schema::ParseLimits;
+/// use mcp_elicit_core::url_safety::{ServerUrlPolicy, check_server_url};
+/// use mcp_elicit_core::error::Errors;
+/// use mcp_elicit_core::{ErrorKind as K, Schema};
+/// use serde_json::json;
+///
+/// let first = |r: Result<Schema, Errors>| r.unwrap_err().first().kind();
+/// assert_eq!(first(Schema::from_json_str("{\"type\":")), K::InvalidJson);
+/// assert_eq!(first(Schema::parse(&json!({"type": "string"}))), K::NotAnObjectSchema);
+/// let extra = json!({"type": "object", "properties": {}, "required": ["b"]});
+/// assert_eq!(first(Schema::parse(&extra)), K::UnknownRequired);
+/// let mut limits = ParseLimits::default();
+/// limits.max_document_bytes = 10;
+/// let text = r#"{"type": "object", "properties": {}}"#;
+/// assert_eq!(first(Schema::from_json_str_with_limits(text, &limits)), K::TooLarge);
+///
+/// let bad_action = CreateResult::parse(&json!({"action": "ok"})).unwrap_err();
+/// assert_eq!(bad_action.first().kind(), K::InvalidMessage);
+/// let url = check_server_url("ftp://example.com/", &ServerUrlPolicy::default());
+/// assert_eq!(url.unwrap_err().kind(), K::InvalidUrl);
+/// let twice = State::Completed.apply(Mode::Url, Event::Complete);
+/// assert_eq!(twice.unwrap_err().kind(), K::InvalidTransition);
+/// ```
+///
+/// [`Schema::parse`]: crate::Schema::parse
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorKind {
@@ -48,6 +103,10 @@ pub enum ErrorKind {
     /// An input over a size limit.
     TooLarge,
     /// A schema field the secret-field lint flags (form mode must not ask for secrets).
+    ///
+    /// Nothing in this crate returns it: [`lint_schema`](crate::lint::lint_schema)
+    /// reports [`SecretFinding`](crate::lint::SecretFinding)s, and a caller that refuses a
+    /// schema because of them can use this kind.
     SecretField,
     /// An event that the elicitation lifecycle does not allow in the current state
     /// (completing twice, accepting a declined elicitation, anything after a terminal
@@ -56,7 +115,15 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
-    /// A short, stable, machine-readable name (`snake_case`) for this kind.
+    /// A short, stable, machine-readable name (`snake_case`) for this kind; also its
+    /// `Display`.
+    ///
+    /// ```
+    /// use mcp_elicit_core::ErrorKind;
+    ///
+    /// assert_eq!(ErrorKind::NotAnObjectSchema.code(), "not_an_object_schema");
+    /// assert_eq!(ErrorKind::TooLarge.to_string(), "too_large");
+    /// ```
     pub fn code(self) -> &'static str {
         match self {
             Self::InvalidJson => "invalid_json",
@@ -88,6 +155,21 @@ impl fmt::Display for ErrorKind {
 }
 
 /// One problem, with its kind, its place and a sentence.
+///
+/// `Display` puts the three together: `at <pointer>: <message> (<code>)`.
+///
+/// ```
+/// use mcp_elicit_core::{Error, ErrorKind};
+///
+/// let e = Error::new(ErrorKind::InvalidValue, "/properties/age/minimum", "must be a number");
+/// assert_eq!(e.kind(), ErrorKind::InvalidValue);
+/// assert_eq!(e.pointer(), "/properties/age/minimum");
+/// assert_eq!(e.message(), "must be a number");
+/// assert_eq!(e.to_string(), "at /properties/age/minimum: must be a number (invalid_value)");
+///
+/// let root = Error::new(ErrorKind::InvalidJson, "", "malformed JSON");
+/// assert_eq!(root.to_string(), "at the document root: malformed JSON (invalid_json)");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     kind: ErrorKind,
@@ -134,11 +216,38 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Every problem a parser found, in document order; never empty.
+///
+/// `Display` joins the errors with `"; "`; iterating (by reference or by value) yields
+/// each [`Error`].
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use serde_json::json;
+///
+/// let errors = Schema::parse(&json!({"type": "object", "properties": {
+///     "a": {"type": "string", "minLength": -1},
+///     "b": {"type": "date"}
+/// }})).unwrap_err();
+/// let pointers: Vec<&str> = errors.as_slice().iter().map(|e| e.pointer()).collect();
+/// assert_eq!(pointers, ["/properties/a/minLength", "/properties/b/type"]);
+/// assert_eq!(errors.first().pointer(), "/properties/a/minLength");
+/// assert_eq!(errors.to_string().matches("; ").count(), 1);
+/// assert_eq!(errors.into_vec().len(), 2);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Errors(Vec<Error>);
 
 impl Errors {
     /// Wraps a non-empty list. Returns `None` for an empty one.
+    ///
+    /// ```
+    /// use mcp_elicit_core::error::Errors;
+    /// use mcp_elicit_core::{Error, ErrorKind};
+    ///
+    /// assert!(Errors::from_vec(Vec::new()).is_none());
+    /// let one = Errors::from_vec(vec![Error::new(ErrorKind::TooLarge, "", "too big")]).unwrap();
+    /// assert_eq!(one.first().kind(), ErrorKind::TooLarge);
+    /// ```
     pub fn from_vec(errors: Vec<Error>) -> Option<Self> {
         if errors.is_empty() {
             None
@@ -200,6 +309,13 @@ impl fmt::Display for Errors {
 impl std::error::Error for Errors {}
 
 /// Escapes one reference token of an RFC 6901 JSON pointer (`~` → `~0`, `/` → `~1`).
+///
+/// ```
+/// use mcp_elicit_core::error::pointer_token;
+///
+/// assert_eq!(pointer_token("a/b~c"), "a~1b~0c");
+/// assert_eq!(pointer_token("plain"), "plain");
+/// ```
 pub fn pointer_token(token: &str) -> std::borrow::Cow<'_, str> {
     if token.contains(['~', '/']) {
         std::borrow::Cow::Owned(token.replace('~', "~0").replace('/', "~1"))

@@ -11,6 +11,38 @@ use super::pattern::Pattern;
 use super::received::{Extras, SchemaNotice, UnionSpec};
 
 /// A parsed, checked form-mode `requestedSchema`: a flat object of primitive properties.
+///
+/// Made by [`Schema::parse`] (or [`from_json_str`](Schema::from_json_str),
+/// [`parse_received`](Schema::parse_received), the
+/// [`SchemaBuilder`](crate::schema::SchemaBuilder)); read through its accessors; turned
+/// back into JSON by [`to_value`](Schema::to_value) (and `serde`).
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use serde_json::json;
+///
+/// let json = json!({
+///     "$schema": "https://json-schema.org/draft/2020-12/schema",
+///     "type": "object",
+///     "title": "Shipping",
+///     "properties": {
+///         "city": {"type": "string"},
+///         "express": {"type": "boolean", "default": false}
+///     },
+///     "required": ["city"],
+///     "x-form-id": 7
+/// });
+/// let schema = Schema::parse(&json)?;
+/// assert_eq!(schema.title(), Some("Shipping"));
+/// assert_eq!(schema.description(), None);
+/// assert_eq!(schema.dialect(), Some("https://json-schema.org/draft/2020-12/schema"));
+/// let names: Vec<&str> = schema.properties().iter().map(|p| p.name()).collect();
+/// assert_eq!(names, ["city", "express"]); // document order
+/// assert_eq!(schema.required(), ["city"]);
+/// assert_eq!(schema.extensions()["x-form-id"], 7);
+/// assert_eq!(schema.to_value(), json);
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Schema {
     pub(crate) title: Option<String>,
@@ -45,6 +77,25 @@ pub(crate) struct TolerantReading {
 }
 
 /// One property of the flat object.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {
+///     "qty": {"type": "integer", "title": "Quantity", "description": "How many", "default": 1},
+///     "note": {"type": "string", "$comment": "free text"}
+/// }, "required": ["qty"]}))?;
+/// let qty = schema.property("qty").unwrap();
+/// assert_eq!((qty.name(), qty.title(), qty.description()), ("qty", Some("Quantity"), Some("How many")));
+/// assert!(qty.is_required());
+/// assert_eq!(qty.default_value(), Some(json!(1)));
+/// let note = schema.property("note").unwrap();
+/// assert_eq!(note.label(), "note"); // no title: the name
+/// assert_eq!(note.extensions()["$comment"], "free text");
+/// assert!(note.extras().is_none()); // strictly parsed
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Property {
     pub(crate) name: String,
@@ -60,6 +111,23 @@ pub struct Property {
 }
 
 /// What a property holds, with every constraint of its kind.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::schema::PropertyKind;
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {
+///     "name": {"type": "string"},
+///     "size": {"type": "string", "enum": ["s", "m", "l"]},
+///     "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}
+/// }}))?;
+/// let kinds: Vec<&PropertyKind> = schema.properties().iter().map(|p| p.kind()).collect();
+/// assert!(matches!(kinds[0], PropertyKind::String(_)));
+/// assert!(matches!(kinds[1], PropertyKind::SingleSelect(s) if s.options().len() == 3));
+/// assert!(matches!(kinds[2], PropertyKind::MultiSelect(_)));
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum PropertyKind {
@@ -82,6 +150,25 @@ pub enum PropertyKind {
 }
 
 /// Constraints of a free-text string property.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::schema::{PropertyKind, StringFormat};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {"code": {
+///     "type": "string", "minLength": 2, "maxLength": 8.0, "pattern": "^[A-Z]+$",
+///     "default": "AB"
+/// }, "mail": {"type": "string", "format": "email"}}}))?;
+/// let PropertyKind::String(code) = schema.property("code").unwrap().kind() else { panic!() };
+/// assert_eq!((code.min_length(), code.max_length()), (Some(2), Some(8)));
+/// assert!(code.pattern().unwrap().is_match("XYZ"));
+/// assert_eq!(code.default(), Some("AB"));
+/// assert_eq!(code.format(), None);
+/// let PropertyKind::String(mail) = schema.property("mail").unwrap().kind() else { panic!() };
+/// assert_eq!(mail.format(), Some(StringFormat::Email));
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct StringSpec {
     /// Minimum length in Unicode code points.
@@ -145,6 +232,15 @@ impl From<u64> for Count {
 }
 
 /// The string formats the subset allows.
+///
+/// ```
+/// use mcp_elicit_core::schema::StringFormat;
+///
+/// assert_eq!(StringFormat::from_keyword("date-time"), Some(StringFormat::DateTime));
+/// assert_eq!(StringFormat::DateTime.as_str(), "date-time");
+/// assert_eq!(StringFormat::from_keyword("time"), None); // outside the subset
+/// assert_eq!(StringFormat::from_keyword("Email"), None); // exact case
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StringFormat {
     /// RFC 5321/5322 addr-spec.
@@ -159,6 +255,11 @@ pub enum StringFormat {
 
 impl StringFormat {
     /// The keyword value (`"email"`, `"uri"`, `"date"`, `"date-time"`).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::schema::StringFormat;
+    /// assert_eq!(StringFormat::Uri.as_str(), "uri");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Email => "email",
@@ -169,6 +270,12 @@ impl StringFormat {
     }
 
     /// Parses a keyword value; `None` for formats outside the subset.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::schema::StringFormat;
+    /// assert_eq!(StringFormat::from_keyword("date"), Some(StringFormat::Date));
+    /// assert_eq!(StringFormat::from_keyword("hostname"), None);
+    /// ```
     pub fn from_keyword(s: &str) -> Option<Self> {
         Some(match s {
             "email" => Self::Email,
@@ -182,6 +289,25 @@ impl StringFormat {
 
 /// Constraints of a number or integer property. Bounds and default keep their JSON
 /// representation (`30` stays `30`, `30.0` stays `30.0`).
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::schema::PropertyKind;
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {
+///     "ratio": {"type": "number", "minimum": 0.0, "maximum": 1, "default": 0.5},
+///     "count": {"type": "integer"}
+/// }}))?;
+/// let PropertyKind::Number(ratio) = schema.property("ratio").unwrap().kind() else { panic!() };
+/// assert!(!ratio.is_integer());
+/// assert_eq!(ratio.minimum().unwrap().to_string(), "0.0"); // as written
+/// assert_eq!(ratio.maximum().unwrap().as_u64(), Some(1));
+/// assert_eq!(ratio.default().unwrap().as_f64(), Some(0.5));
+/// let PropertyKind::Number(count) = schema.property("count").unwrap().kind() else { panic!() };
+/// assert!(count.is_integer() && count.minimum().is_none());
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct NumberSpec {
     /// `type: integer` rather than `type: number`.
@@ -192,12 +318,37 @@ pub struct NumberSpec {
 }
 
 /// Constraints of a boolean property.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::schema::PropertyKind;
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {
+///     "agree": {"type": "boolean", "default": true}}}))?;
+/// let PropertyKind::Boolean(agree) = schema.property("agree").unwrap().kind() else { panic!() };
+/// assert_eq!(agree.default(), Some(true));
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct BooleanSpec {
     pub(crate) default: Option<bool>,
 }
 
 /// One choice of a select.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::schema::{EnumOption, PropertyKind};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {"size": {
+///     "type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]
+/// }}}))?;
+/// let PropertyKind::SingleSelect(size) = schema.property("size").unwrap().kind() else { panic!() };
+/// assert_eq!(size.options()[0], EnumOption { value: "s".into(), title: Some("Small".into()) });
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EnumOption {
     /// The value sent in the response.
@@ -207,6 +358,21 @@ pub struct EnumOption {
 }
 
 /// How a single-select was written, kept so serialization gives back the same shape.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::schema::{PropertyKind, SingleSelectStyle};
+/// use serde_json::json;
+///
+/// let json = json!({"type": "object", "properties": {"size": {
+///     "type": "string", "enum": ["s", "l"], "enumNames": ["Small", "Large"]}}});
+/// let schema = Schema::parse(&json)?;
+/// let PropertyKind::SingleSelect(size) = schema.property("size").unwrap().kind() else { panic!() };
+/// assert_eq!(size.style(), SingleSelectStyle::LegacyEnumNames);
+/// assert_eq!(size.options()[1].title.as_deref(), Some("Large"));
+/// assert_eq!(schema.to_value(), json); // still `enumNames`, not `oneOf`
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SingleSelectStyle {
     /// `enum: [...]` with no titles.
@@ -218,6 +384,21 @@ pub enum SingleSelectStyle {
 }
 
 /// A choose-one property.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::schema::{PropertyKind, SingleSelectStyle};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {
+///     "color": {"type": "string", "enum": ["red", "green"], "default": "green"}}}))?;
+/// let PropertyKind::SingleSelect(color) = schema.property("color").unwrap().kind() else { panic!() };
+/// assert_eq!(color.style(), SingleSelectStyle::Untitled);
+/// let values: Vec<&str> = color.options().iter().map(|o| o.value.as_str()).collect();
+/// assert_eq!(values, ["red", "green"]);
+/// assert_eq!(color.default(), Some("green"));
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct SingleSelectSpec {
     pub(crate) style: SingleSelectStyle,
@@ -226,6 +407,18 @@ pub struct SingleSelectSpec {
 }
 
 /// How a multi-select's `items` were written.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::schema::{MultiSelectStyle, PropertyKind};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {"days": {
+///     "type": "array", "items": {"anyOf": [{"const": "mon", "title": "Monday"}]}}}}))?;
+/// let PropertyKind::MultiSelect(days) = schema.property("days").unwrap().kind() else { panic!() };
+/// assert_eq!(days.style(), MultiSelectStyle::TitledAnyOf);
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MultiSelectStyle {
     /// `items: {type: string, enum: [...]}`.
@@ -235,6 +428,23 @@ pub enum MultiSelectStyle {
 }
 
 /// A choose-several property.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::schema::{MultiSelectStyle, PropertyKind};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {"toppings": {
+///     "type": "array", "items": {"type": "string", "enum": ["ham", "olives", "basil"]},
+///     "minItems": 1, "maxItems": 2, "default": ["basil"]
+/// }}}))?;
+/// let PropertyKind::MultiSelect(t) = schema.property("toppings").unwrap().kind() else { panic!() };
+/// assert_eq!(t.style(), MultiSelectStyle::Untitled);
+/// assert_eq!(t.options().len(), 3);
+/// assert_eq!((t.min_items(), t.max_items()), (Some(1), Some(2)));
+/// assert_eq!(t.default(), Some(&["basil".to_owned()][..]));
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct MultiSelectSpec {
     pub(crate) style: MultiSelectStyle,
@@ -257,29 +467,90 @@ impl Schema {
     pub fn dialect(&self) -> Option<&str> {
         self.dialect.as_deref()
     }
-    /// Properties in document order.
+    /// Properties in document order (not sorted: a form shows them in this order).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    ///     "zip": {"type": "string"}, "city": {"type": "string"}}}"#)?;
+    /// assert_eq!(schema.properties()[0].name(), "zip");
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn properties(&self) -> &[Property] {
         &self.properties
     }
-    /// The property called `name`.
+    /// The property called `name` (exact, case-sensitive).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    ///     "City": {"type": "string"}}}"#)?;
+    /// assert!(schema.property("City").is_some());
+    /// assert!(schema.property("city").is_none());
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn property(&self, name: &str) -> Option<&Property> {
         self.properties.iter().find(|p| p.name == name)
     }
-    /// The `required` list, in its original order.
+    /// The `required` list, in its original order (which need not be property order).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    ///     "a": {"type": "string"}, "b": {"type": "string"}}, "required": ["b", "a"]}"#)?;
+    /// assert_eq!(schema.required(), ["b", "a"]);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn required(&self) -> &[String] {
         &self.required
     }
-    /// Tolerated extra top-level members kept for round trips.
+    /// Tolerated extra top-level members kept for round trips: `x-` vendor keys,
+    /// `$comment` and `additionalProperties: false`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {},
+    ///     "additionalProperties": false, "x-vendor": {"v": 1}}"#)?;
+    /// let keys: Vec<&str> = schema.extensions().keys().map(String::as_str).collect();
+    /// assert_eq!(keys, ["additionalProperties", "x-vendor"]);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn extensions(&self) -> &Map<String, Value> {
         &self.extensions
     }
     /// What a tolerant reading ([`Schema::parse_received`]) did that the user should
     /// know, in document order; empty for a schema inside the subset.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::schema::NoticeKind;
+    /// # use serde_json::json;
+    /// let received = json!({"type": "object", "properties": {"n": {"type": "integer"}},
+    ///     "required": ["n", "gone"]});
+    /// let schema = Schema::parse_received(&received)?;
+    /// assert_eq!(schema.notices().len(), 1);
+    /// assert_eq!(schema.notices()[0].kind(), NoticeKind::UnknownRequired);
+    /// assert_eq!(schema.required(), ["n"]);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn notices(&self) -> &[SchemaNotice] {
         self.reading.as_ref().map_or(&[], |r| r.notices.as_slice())
     }
     /// Whether this schema was read beyond the subset (by [`Schema::parse_received`]):
     /// then [`to_value`](Self::to_value) gives back the schema exactly as received.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use serde_json::json;
+    /// let inside = json!({"type": "object", "properties": {"n": {"type": "integer"}}});
+    /// assert!(!Schema::parse_received(&inside)?.is_beyond_subset());
+    /// let beyond = json!({"type": "object", "properties": {
+    ///     "n": {"type": "integer", "multipleOf": 5}}});
+    /// let schema = Schema::parse_received(&beyond)?;
+    /// assert!(schema.is_beyond_subset());
+    /// assert_eq!(schema.to_value(), beyond);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn is_beyond_subset(&self) -> bool {
         self.reading.is_some()
     }
@@ -299,6 +570,15 @@ impl Property {
         self.description.as_deref()
     }
     /// The label to show: the title, else the name.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    ///     "dob": {"type": "string", "title": "Date of birth"}, "city": {"type": "string"}}}"#)?;
+    /// assert_eq!(schema.property("dob").unwrap().label(), "Date of birth");
+    /// assert_eq!(schema.property("city").unwrap().label(), "city");
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn label(&self) -> &str {
         self.title.as_deref().unwrap_or(&self.name)
     }
@@ -314,11 +594,38 @@ impl Property {
     pub fn extensions(&self) -> &Map<String, Value> {
         &self.extensions
     }
-    /// What a tolerant reading kept beyond the subset (`None` for a strict reading).
+    /// What a tolerant reading kept beyond the subset (`None` for a strict reading, and for
+    /// a property a tolerant reading found inside the subset).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use serde_json::json;
+    /// let schema = Schema::parse_received(&json!({"type": "object", "properties": {
+    ///     "n": {"type": "number", "exclusiveMaximum": 10}, "s": {"type": "string"}}}))?;
+    /// assert!(schema.property("n").unwrap().extras().is_some());
+    /// assert!(schema.property("s").unwrap().extras().is_none());
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn extras(&self) -> Option<&Extras> {
         self.extras.as_deref()
     }
-    /// Its `default`, as JSON, when it has one.
+    /// Its `default`, as JSON, when it has one: typed as the property's kind (a number
+    /// for a number, an array for a multi-select, the typed value for a select of
+    /// numbers read by [`Schema::parse_received`]).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use serde_json::json;
+    /// let schema = Schema::parse_received(&json!({"type": "object", "properties": {
+    ///     "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "default": ["b"]},
+    ///     "level": {"type": "integer", "enum": [1, 2, 3], "default": 2},
+    ///     "name": {"type": "string"}
+    /// }}))?;
+    /// assert_eq!(schema.property("tags").unwrap().default_value(), Some(json!(["b"])));
+    /// assert_eq!(schema.property("level").unwrap().default_value(), Some(json!(2)));
+    /// assert_eq!(schema.property("name").unwrap().default_value(), None);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn default_value(&self) -> Option<Value> {
         let typed = self.extras().and_then(Extras::typed_options);
         if let Some(typed) = typed {
@@ -360,7 +667,21 @@ impl Property {
 }
 
 impl StringSpec {
-    /// Minimum length in code points.
+    /// Minimum length in code points (not bytes, not UTF-16 units: `"é"` and `"😀"` are
+    /// one each).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::{Schema, validate::validate};
+    /// # use mcp_elicit_core::schema::PropertyKind;
+    /// # use serde_json::json;
+    /// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    ///     "pin": {"type": "string", "minLength": 2}}}"#)?;
+    /// let PropertyKind::String(s) = schema.property("pin").unwrap().kind() else { panic!() };
+    /// assert_eq!(s.min_length(), Some(2));
+    /// assert!(validate(&schema, &json!({"pin": "é😀"})).is_ok());
+    /// assert!(validate(&schema, &json!({"pin": "😀"})).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn min_length(&self) -> Option<u64> {
         self.min_length.as_ref().map(|c| c.value)
     }
@@ -368,7 +689,19 @@ impl StringSpec {
     pub fn max_length(&self) -> Option<u64> {
         self.max_length.as_ref().map(|c| c.value)
     }
-    /// The compiled pattern.
+    /// The compiled pattern (unanchored, like JSON Schema's).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::schema::PropertyKind;
+    /// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    ///     "code": {"type": "string", "pattern": "[0-9]{3}"}}}"#)?;
+    /// let PropertyKind::String(s) = schema.property("code").unwrap().kind() else { panic!() };
+    /// let p = s.pattern().unwrap();
+    /// assert_eq!(p.source(), "[0-9]{3}");
+    /// assert!(p.is_match("ab123cd")); // a search, not a whole-string match
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn pattern(&self) -> Option<&Pattern> {
         self.pattern.as_ref()
     }

@@ -12,6 +12,25 @@ use crate::schema::{Count, NoticeKind, Schema, SchemaNotice};
 
 /// Size limits applied while parsing untrusted schemas. Anything over a limit is
 /// reported as [`ErrorKind::TooLarge`] and not examined further.
+///
+/// The struct is `#[non_exhaustive]`: start from [`ParseLimits::default`] and change the
+/// fields you need.
+///
+/// ```
+/// use mcp_elicit_core::schema::ParseLimits;
+/// use mcp_elicit_core::{ErrorKind, Schema};
+/// use serde_json::json;
+///
+/// let mut limits = ParseLimits::default();
+/// assert_eq!(limits.max_properties, 256);
+/// limits.max_properties = 1;
+/// let two = json!({"type": "object", "properties": {
+///     "a": {"type": "string"}, "b": {"type": "string"}}});
+/// let err = Schema::parse_with_limits(&two, &limits).unwrap_err();
+/// assert_eq!(err.first().kind(), ErrorKind::TooLarge);
+/// assert_eq!(err.first().pointer(), "/properties");
+/// assert!(Schema::parse(&two).is_ok());
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct ParseLimits {
@@ -51,11 +70,52 @@ impl Default for ParseLimits {
 
 impl Schema {
     /// Parses and checks a `requestedSchema` with the default [`ParseLimits`].
+    ///
+    /// Strict: anything outside the subset is an error (see [`ErrorKind`]), and every
+    /// problem is reported at once. A client reading a schema it received may prefer the
+    /// tolerant [`Schema::parse_received`].
+    ///
+    /// ```
+    /// use mcp_elicit_core::schema::PropertyKind;
+    /// use mcp_elicit_core::{ErrorKind, Schema};
+    /// use serde_json::json;
+    ///
+    /// let schema = Schema::parse(&json!({
+    ///     "type": "object",
+    ///     "properties": {"age": {"type": "integer", "minimum": 0}},
+    ///     "required": ["age"]
+    /// }))?;
+    /// let age = schema.property("age").unwrap();
+    /// assert!(age.is_required());
+    /// assert!(matches!(age.kind(), PropertyKind::Number(n) if n.is_integer()));
+    ///
+    /// let errors = Schema::parse(&json!({"type": "object", "properties": {
+    ///     "a": {"type": "string", "maxLength": 1, "minLength": 2},
+    ///     "b": {"type": "string", "$ref": "#/$defs/b"}
+    /// }})).unwrap_err();
+    /// let kinds: Vec<ErrorKind> = errors.as_slice().iter().map(|e| e.kind()).collect();
+    /// assert_eq!(kinds, [ErrorKind::ContradictoryBounds, ErrorKind::UnsupportedKeyword]);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn parse(value: &Value) -> Result<Schema, Errors> {
         Self::parse_with_limits(value, &ParseLimits::default())
     }
 
-    /// Parses and checks a `requestedSchema`, reporting every problem found.
+    /// Parses and checks a `requestedSchema`, reporting every problem found (up to
+    /// [`ParseLimits::max_errors`]).
+    ///
+    /// ```
+    /// use mcp_elicit_core::schema::ParseLimits;
+    /// use mcp_elicit_core::{ErrorKind, Schema};
+    /// use serde_json::json;
+    ///
+    /// let mut limits = ParseLimits::default();
+    /// limits.max_string_bytes = 8;
+    /// let schema = json!({"type": "object", "title": "A rather long title", "properties": {}});
+    /// let err = Schema::parse_with_limits(&schema, &limits).unwrap_err();
+    /// assert_eq!(err.first().kind(), ErrorKind::TooLarge);
+    /// assert_eq!(err.first().pointer(), "/title");
+    /// ```
     pub fn parse_with_limits(value: &Value, limits: &ParseLimits) -> Result<Schema, Errors> {
         let mut cx = Ctx::new(limits);
         let schema = parse_schema(&mut cx, value);
@@ -73,11 +133,37 @@ impl Schema {
 
     /// Parses JSON text, then the schema, with the default [`ParseLimits`]. Malformed
     /// JSON gives [`ErrorKind::InvalidJson`] with the line and column.
+    ///
+    /// ```
+    /// use mcp_elicit_core::{ErrorKind, Schema};
+    ///
+    /// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    ///     "color": {"type": "string", "enum": ["red", "green"]}}}"#)?;
+    /// assert_eq!(schema.properties().len(), 1);
+    ///
+    /// let err = Schema::from_json_str("{\"type\": \"object\",\n \"properties\": }").unwrap_err();
+    /// assert_eq!(err.first().kind(), ErrorKind::InvalidJson);
+    /// assert!(err.first().message().starts_with("malformed JSON at line 2, column 16"));
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn from_json_str(text: &str) -> Result<Schema, Errors> {
         Self::from_json_str_with_limits(text, &ParseLimits::default())
     }
 
-    /// Parses JSON text, then the schema, with the given limits.
+    /// Parses JSON text, then the schema, with the given limits. A text longer than
+    /// [`ParseLimits::max_document_bytes`] is refused before it is parsed.
+    ///
+    /// ```
+    /// use mcp_elicit_core::schema::ParseLimits;
+    /// use mcp_elicit_core::{ErrorKind, Schema};
+    ///
+    /// let mut limits = ParseLimits::default();
+    /// limits.max_document_bytes = 16;
+    /// let text = r#"{"type": "object", "properties": {}}"#;
+    /// let err = Schema::from_json_str_with_limits(text, &limits).unwrap_err();
+    /// assert_eq!(err.first().kind(), ErrorKind::TooLarge);
+    /// assert!(Schema::from_json_str(text).is_ok());
+    /// ```
     pub fn from_json_str_with_limits(text: &str, limits: &ParseLimits) -> Result<Schema, Errors> {
         if text.len() > limits.max_document_bytes {
             return Err(Error::new(
