@@ -84,7 +84,7 @@ impl SchemaBuilder {
     /// let builder = SchemaBuilder::new();
     /// assert_eq!(builder.to_value(), json!({"type": "object", "properties": {}}));
     /// assert!(builder.build()?.properties().is_empty());
-        /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
     /// ```
     pub fn new() -> Self {
         Self::default()
@@ -110,7 +110,7 @@ impl SchemaBuilder {
     /// let schema = SchemaBuilder::new().dialect(uri).build()?;
     /// assert_eq!(schema.dialect(), Some(uri));
     /// assert_eq!(schema.to_value()["$schema"], uri);
-        /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
     /// ```
     pub fn dialect(mut self, uri: impl Into<String>) -> Self {
         self.dialect = Some(uri.into());
@@ -131,7 +131,7 @@ impl SchemaBuilder {
     ///
     /// let err = SchemaBuilder::new().extension("$defs", serde_json::json!({})).build().unwrap_err();
     /// assert_eq!(err.first().kind(), ErrorKind::UnsupportedKeyword);
-        /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
     /// ```
     pub fn extension(mut self, key: impl Into<String>, value: impl Into<Value>) -> Self {
         self.extensions.insert(key.into(), value.into());
@@ -149,7 +149,7 @@ impl SchemaBuilder {
     ///     .build()?;
     /// assert_eq!(schema.properties()[0].name(), "zip");
     /// assert_eq!(schema.required(), ["zip", "city"]);
-        /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
     /// ```
     pub fn property(mut self, property: PropertyBuilder) -> Self {
         self.properties.push(property);
@@ -267,7 +267,7 @@ impl PropertyBuilder {
     /// # use mcp_elicit_core::schema::{PropertyBuilder, PropertyKind, SchemaBuilder};
     /// let schema = SchemaBuilder::new().property(PropertyBuilder::string("city")).build()?;
     /// assert!(matches!(schema.property("city").unwrap().kind(), PropertyKind::String(_)));
-        /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
     /// ```
     pub fn string(name: impl Into<String>) -> Self {
         Self::with_type(name, "string")
@@ -363,7 +363,7 @@ impl PropertyBuilder {
     /// assert_eq!(schema.to_value()["properties"]["size"]["enumNames"], json!(["Small", "Large"]));
     /// let PropertyKind::SingleSelect(s) = schema.property("size").unwrap().kind() else { panic!() };
     /// assert_eq!(s.style(), SingleSelectStyle::LegacyEnumNames);
-        /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
     /// ```
     pub fn legacy_titled_single_select<V: Into<String>, T: Into<String>>(
         name: impl Into<String>,
@@ -427,7 +427,7 @@ impl PropertyBuilder {
     /// # use mcp_elicit_core::schema::{PropertyBuilder, SchemaBuilder};
     /// let schema = SchemaBuilder::new().property(PropertyBuilder::string("a").required()).build()?;
     /// assert!(schema.property("a").unwrap().is_required());
-        /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
     /// ```
     pub fn required(mut self) -> Self {
         self.required = true;
@@ -442,7 +442,7 @@ impl PropertyBuilder {
     /// let schema = SchemaBuilder::new().property(p).build()?;
     /// let dob = schema.property("dob").unwrap();
     /// assert_eq!((dob.label(), dob.description()), ("Date of birth", Some("As on your ID")));
-        /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
     /// ```
     pub fn title(self, title: impl Into<String>) -> Self {
         self.member("title", Value::String(title.into()))
@@ -467,7 +467,7 @@ impl PropertyBuilder {
     /// let outside = PropertyBuilder::single_select("size", ["s", "m"]).default("xl");
     /// let err = SchemaBuilder::new().property(outside).build().unwrap_err();
     /// assert_eq!(err.first().kind(), ErrorKind::InvalidDefault);
-        /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
     /// ```
     pub fn default(self, value: impl Into<Value>) -> Self {
         self.member("default", value)
@@ -588,7 +588,7 @@ impl PropertyBuilder {
     /// let p = PropertyBuilder::string("nick").extension("examples", "Ada");
     /// let err = SchemaBuilder::new().property(p).build().unwrap_err();
     /// assert_eq!(err.first().kind(), ErrorKind::UnsupportedKeyword);
-        /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
     /// ```
     pub fn extension(self, key: impl Into<String>, value: impl Into<Value>) -> Self {
         let key = key.into();
