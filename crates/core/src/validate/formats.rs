@@ -18,6 +18,16 @@
 use crate::schema::StringFormat;
 
 /// Whether `s` is a valid `format` string (see the module documentation for each rule).
+///
+/// ```
+/// use mcp_elicit_core::schema::StringFormat;
+/// use mcp_elicit_core::validate::formats::check_format;
+///
+/// assert!(check_format(StringFormat::Email, "ada@example.com"));
+/// assert!(check_format(StringFormat::Uri, "urn:isbn:0451450523"));
+/// assert!(!check_format(StringFormat::Date, "2024-13-01"));
+/// assert!(check_format(StringFormat::DateTime, "2024-01-01T12:00:00+02:00"));
+/// ```
 pub fn check_format(format: StringFormat, s: &str) -> bool {
     match format {
         StringFormat::Email => is_email(s),
@@ -28,6 +38,18 @@ pub fn check_format(format: StringFormat, s: &str) -> bool {
 }
 
 /// RFC 5321 `Mailbox`: `local-part@domain`.
+///
+/// ```
+/// use mcp_elicit_core::validate::formats::is_email;
+///
+/// assert!(is_email("first.last+tag@example.co.uk"));
+/// assert!(is_email("\"john doe\"@example.com")); // quoted local part
+/// assert!(is_email("user@[192.0.2.1]")); // address literal
+/// assert!(!is_email("first..last@example.com")); // empty atom
+/// assert!(!is_email("user@-example.com")); // label starts with a hyphen
+/// assert!(!is_email("josé@example.com")); // non-ASCII is idn-email
+/// assert!(!is_email("Ada <ada@example.com>")); // a display name is not an addr-spec
+/// ```
 pub fn is_email(s: &str) -> bool {
     // RFC 5321 4.5.3.1.3: a path is at most 256 octets including the angle brackets.
     if s.len() > 254 {
@@ -140,16 +162,46 @@ fn is_ipv4_snum(s: &str) -> bool {
 }
 
 /// RFC 3986 `URI = scheme ":" hier-part [ "?" query ] [ "#" fragment ]`.
+///
+/// ```
+/// use mcp_elicit_core::validate::formats::is_uri;
+///
+/// assert!(is_uri("https://example.com/a?b=c#d"));
+/// assert!(is_uri("mailto:ada@example.com"));
+/// assert!(!is_uri("/relative/path")); // no scheme
+/// assert!(!is_uri("https://example.com/ä")); // ASCII only (that is an IRI)
+/// assert!(!is_uri("https://example.com/%zz")); // bad percent-encoding
+/// ```
 pub fn is_uri(s: &str) -> bool {
     iri_string::validate::iri::<iri_string::spec::UriSpec>(s).is_ok()
 }
 
 /// RFC 3339 `full-date` naming a real day of the proleptic Gregorian calendar.
+///
+/// ```
+/// use mcp_elicit_core::validate::formats::is_date;
+///
+/// assert!(is_date("2000-02-29")); // 2000 is a leap year
+/// assert!(!is_date("1900-02-29")); // 1900 is not
+/// assert!(!is_date("2024-4-01")); // two-digit month required
+/// assert!(!is_date("2024-04-01T00:00:00Z")); // a date-time, not a date
+/// ```
 pub fn is_date(s: &str) -> bool {
     parse_date(s.as_bytes()).is_some()
 }
 
 /// RFC 3339 `date-time` (offset required).
+///
+/// ```
+/// use mcp_elicit_core::validate::formats::is_date_time;
+///
+/// assert!(is_date_time("2024-05-01T09:30:00Z"));
+/// assert!(is_date_time("2024-05-01t09:30:00.123-05:00")); // lowercase t, fraction
+/// assert!(!is_date_time("2024-05-01T09:30:00")); // no offset
+/// assert!(!is_date_time("2024-05-01 09:30:00Z")); // a space instead of T
+/// assert!(is_date_time("2016-12-31T23:59:60Z")); // a leap second
+/// assert!(!is_date_time("2016-12-31T12:59:60Z")); // not 23:59 UTC
+/// ```
 pub fn is_date_time(s: &str) -> bool {
     let b = s.as_bytes();
     if b.len() < 20 || parse_date(&b[..10]).is_none() || !matches!(b[10], b'T' | b't') {

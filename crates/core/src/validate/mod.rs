@@ -63,6 +63,24 @@ pub const MAX_REPORTED_UNKNOWN: usize = 20;
 
 /// Validates `content` (the `content` member of an accept result) against `schema`,
 /// reporting every violation at once. Never panics, whatever `content` holds.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::validate::{ViolationCode, validate};
+/// use serde_json::json;
+///
+/// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+///     "name": {"type": "string"}, "age": {"type": "integer"}}, "required": ["name"]}"#)?;
+/// let err = validate(&schema, &json!({"age": null, "nick": "al"})).unwrap_err();
+/// let codes: Vec<ViolationCode> = err.iter().map(|v| v.code()).collect();
+/// assert_eq!(codes, [ViolationCode::Required, ViolationCode::Type, ViolationCode::UnknownProperty]);
+/// assert_eq!(err.first().message(), "\"name\": is required");
+///
+/// let not_object = validate(&schema, &json!(["Ada"])).unwrap_err();
+/// assert_eq!(not_object.first().code(), ViolationCode::NotAnObject);
+/// assert_eq!(not_object.first().property(), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn validate(schema: &Schema, content: &Value) -> Result<(), Violations> {
     let Some(object) = content.as_object() else {
         let message = format!(

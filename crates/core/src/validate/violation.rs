@@ -7,6 +7,22 @@ use serde::ser::{Serialize, SerializeStruct, Serializer};
 /// One way a response breaks its schema.
 ///
 /// Serialized as `{"property": "email" | null, "code": "format", "message": "..."}`.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::validate::{ViolationCode, validate};
+/// use serde_json::json;
+///
+/// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+///     "email": {"type": "string", "format": "email"}}}"#)?;
+/// let err = validate(&schema, &json!({"email": "ada"})).unwrap_err();
+/// let v = err.first();
+/// assert_eq!((v.property(), v.code()), (Some("email"), ViolationCode::Format));
+/// assert_eq!(v.message(), "\"email\": must be an email address like name@example.com");
+/// assert_eq!(serde_json::to_value(v)?, json!({
+///     "property": "email", "code": "format", "message": v.message()}));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violation {
     property: Option<String>,
@@ -15,6 +31,22 @@ pub struct Violation {
 }
 
 /// What rule a [`Violation`] breaks.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::validate::{ViolationCode as C, validate};
+/// use serde_json::json;
+///
+/// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+///     "code": {"type": "string", "minLength": 3, "pattern": "^[a-z]+$"},
+///     "n": {"type": "number", "maximum": 10},
+///     "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "maxItems": 1}
+/// }}"#)?;
+/// let err = validate(&schema, &json!({"code": "A1", "n": 11, "tags": ["a", "a", "c"]})).unwrap_err();
+/// let codes: Vec<C> = err.iter().map(|v| v.code()).collect();
+/// assert_eq!(codes, [C::MinLength, C::Pattern, C::Maximum, C::Enum, C::UniqueItems, C::MaxItems]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ViolationCode {
@@ -58,7 +90,15 @@ pub enum ViolationCode {
 }
 
 impl ViolationCode {
-    /// A short, stable, machine-readable name (`snake_case`), as serialized.
+    /// A short, stable, machine-readable name (`snake_case`), as serialized; also its
+    /// `Display`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::validate::ViolationCode;
+    /// assert_eq!(ViolationCode::UnknownProperty.as_str(), "unknown_property");
+    /// assert_eq!(ViolationCode::MinItems.to_string(), "min_items");
+    /// assert_eq!(serde_json::to_value(ViolationCode::Type).unwrap(), "type");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Self::NotAnObject => "not_an_object",
@@ -106,7 +146,21 @@ impl Violation {
         }
     }
 
-    /// The property concerned (`None` for whole-content problems).
+    /// The property concerned (`None` for whole-content problems). For an unknown
+    /// property, the name the response used.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::validate::validate;
+    /// # use serde_json::json;
+    /// # let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    /// #     "email": {"type": "string", "format": "email"},
+    /// #     "age": {"type": "integer", "minimum": 18}}}"#)?;
+    /// let err = validate(&schema, &json!({"mail": "x"})).unwrap_err();
+    /// assert_eq!(err.first().property(), Some("mail"));
+    /// assert_eq!(validate(&schema, &json!(7)).unwrap_err().first().property(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn property(&self) -> Option<&str> {
         self.property.as_deref()
     }
@@ -118,6 +172,21 @@ impl Violation {
 
     /// A sentence fit for a form UI and a JSON-RPC -32602 message, starting with the
     /// quoted property name: `"email": must be an email address like name@example.com`.
+    /// Untrusted text it echoes is JSON-quoted and cut to 64 characters.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::validate::validate;
+    /// # use serde_json::json;
+    /// # let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    /// #     "email": {"type": "string", "format": "email"},
+    /// #     "age": {"type": "integer", "minimum": 18}}}"#)?;
+    /// let long = "x".repeat(100);
+    /// let content = serde_json::Value::Object([(long, json!(1))].into_iter().collect());
+    /// let err = validate(&schema, &content).unwrap_err();
+    /// assert_eq!(err.first().message(), format!("\"{}…\": is not a field of this form", "x".repeat(64)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }
@@ -144,6 +213,24 @@ impl Serialize for Violation {
 ///
 /// `Display` joins the messages with `"; "`, which makes a complete JSON-RPC -32602
 /// message; serialized as a JSON array of [`Violation`]s, fit for the error's `data`.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::validate::validate;
+/// use serde_json::json;
+///
+/// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+///     "email": {"type": "string", "format": "email"},
+///     "age": {"type": "integer", "minimum": 18}}}"#)?;
+/// let err = validate(&schema, &json!({"email": 1, "age": 17.5})).unwrap_err();
+/// assert_eq!(err.len(), 3);
+/// assert!(!err.is_empty());
+/// assert_eq!(err.to_string(), "\"email\": must be a string, not a number; \
+///     \"age\": must be a whole number (an integer), not 17.5; \"age\": must be at least 18");
+/// assert_eq!(err.for_property("age").count(), 2);
+/// assert_eq!(serde_json::to_value(&err)?[0]["code"], "type");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Violations(Vec<Violation>);
 
@@ -167,7 +254,23 @@ impl Violations {
         &self.0
     }
 
-    /// Iterates over the violations, in order.
+    /// Iterates over the violations, in order (as does `&Violations` in a `for` loop).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::validate::validate;
+    /// # use serde_json::json;
+    /// # let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    /// #     "email": {"type": "string", "format": "email"},
+    /// #     "age": {"type": "integer", "minimum": 18}}}"#)?;
+    /// let err = validate(&schema, &json!({"age": 1, "x": 0})).unwrap_err();
+    /// let props: Vec<Option<&str>> = err.iter().map(|v| v.property()).collect();
+    /// assert_eq!(props, [Some("age"), Some("x")]);
+    /// for v in &err {
+    ///     assert!(v.message().starts_with('"'));
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn iter(&self) -> std::slice::Iter<'_, Violation> {
         self.0.iter()
     }
@@ -188,7 +291,21 @@ impl Violations {
         &self.0[0]
     }
 
-    /// The violations about `property`, in order.
+    /// The violations about `property`, in order: what a form shows next to that field.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::validate::validate;
+    /// # use serde_json::json;
+    /// # let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    /// #     "email": {"type": "string", "format": "email"},
+    /// #     "age": {"type": "integer", "minimum": 18}}}"#)?;
+    /// let err = validate(&schema, &json!({"email": "nope", "age": 16})).unwrap_err();
+    /// let by_field: Vec<&str> = err.for_property("email").map(|v| v.message()).collect();
+    /// assert_eq!(by_field, ["\"email\": must be an email address like name@example.com"]);
+    /// assert_eq!(err.for_property("name").count(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn for_property<'a>(
         &'a self,
         property: &'a str,
@@ -199,6 +316,18 @@ impl Violations {
     }
 
     /// Consumes the list.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::validate::validate;
+    /// # use serde_json::json;
+    /// # let schema = Schema::from_json_str(r#"{"type": "object", "properties": {
+    /// #     "email": {"type": "string", "format": "email"},
+    /// #     "age": {"type": "integer", "minimum": 18}}}"#)?;
+    /// let all = validate(&schema, &json!({"age": "x"})).unwrap_err().into_vec();
+    /// assert_eq!(all.len(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn into_vec(self) -> Vec<Violation> {
         self.0
     }
