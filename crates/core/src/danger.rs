@@ -36,6 +36,19 @@
 //! why.
 
 /// Property names a reviewer has checked are not secrets, each with the reason.
+///
+/// ```
+/// use mcp_elicit_core::danger::ReviewedNotSecret;
+///
+/// let reviewed = ReviewedNotSecret::new()
+///     .allow("token_budget", "a number of LLM tokens")
+///     .allow("pin", "   "); // a blank reason: not recorded
+/// assert!(reviewed.is_allowed("token_budget"));
+/// assert!(!reviewed.is_allowed("pin"));
+/// assert!(!reviewed.is_allowed("Token_Budget")); // exact names only
+/// assert_eq!(reviewed.reason("token_budget"), Some("a number of LLM tokens"));
+/// assert_eq!(reviewed.entries().collect::<Vec<_>>(), [("token_budget", "a number of LLM tokens")]);
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ReviewedNotSecret {
     entries: Vec<(String, String)>,
@@ -43,13 +56,32 @@ pub struct ReviewedNotSecret {
 
 impl ReviewedNotSecret {
     /// No allowances.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::danger::ReviewedNotSecret;
+    /// let none = ReviewedNotSecret::new();
+    /// assert!(none.is_empty());
+    /// assert_eq!(none, ReviewedNotSecret::default());
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Allows the property called `property` (exact name), for `reason`. A blank reason
     /// is refused: the allowance is not recorded and the lint keeps reporting the
-    /// property.
+    /// property. Allowing the same property again replaces its reason (and moves it to
+    /// the end of [`entries`](Self::entries)).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::danger::ReviewedNotSecret;
+    /// let r = ReviewedNotSecret::new()
+    ///     .allow("a", "first")
+    ///     .allow("b", "other")
+    ///     .allow("a", "second");
+    /// assert_eq!(r.reason("a"), Some("second"));
+    /// assert_eq!(r.entries().collect::<Vec<_>>(), [("b", "other"), ("a", "second")]);
+    /// assert!(ReviewedNotSecret::new().allow("pin", "").is_empty());
+    /// ```
     #[must_use]
     pub fn allow(mut self, property: impl Into<String>, reason: impl Into<String>) -> Self {
         let (property, reason) = (property.into(), reason.into());
@@ -61,11 +93,24 @@ impl ReviewedNotSecret {
     }
 
     /// Whether `property` was allowed.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::danger::ReviewedNotSecret;
+    /// let r = ReviewedNotSecret::new().allow("pin", "pin this chat to the top");
+    /// assert!(r.is_allowed("pin") && !r.is_allowed("pin_code"));
+    /// ```
     pub fn is_allowed(&self, property: &str) -> bool {
         self.entries.iter().any(|(p, _)| p == property)
     }
 
-    /// Why `property` was allowed.
+    /// Why `property` was allowed; `None` when it was not.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::danger::ReviewedNotSecret;
+    /// let r = ReviewedNotSecret::new().allow("pin", "pin this chat to the top");
+    /// assert_eq!(r.reason("pin"), Some("pin this chat to the top"));
+    /// assert_eq!(r.reason("otp"), None);
+    /// ```
     pub fn reason(&self, property: &str) -> Option<&str> {
         self.entries
             .iter()
@@ -74,11 +119,24 @@ impl ReviewedNotSecret {
     }
 
     /// Every allowance as `(property, reason)`, in the order given, for audit logs.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::danger::ReviewedNotSecret;
+    /// let r = ReviewedNotSecret::new().allow("pin", "a verb").allow("token", "NLP sense");
+    /// let log: Vec<String> = r.entries().map(|(p, why)| format!("{p}: {why}")).collect();
+    /// assert_eq!(log, ["pin: a verb", "token: NLP sense"]);
+    /// ```
     pub fn entries(&self) -> impl Iterator<Item = (&str, &str)> {
         self.entries.iter().map(|(p, r)| (p.as_str(), r.as_str()))
     }
 
     /// Whether there are no allowances.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::danger::ReviewedNotSecret;
+    /// assert!(ReviewedNotSecret::new().is_empty());
+    /// assert!(!ReviewedNotSecret::new().allow("pin", "a verb").is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

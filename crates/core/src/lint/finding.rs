@@ -5,6 +5,23 @@ use std::fmt;
 use serde::Serialize;
 
 /// What kind of secret a field seems to ask for.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::lint::{SecretCategory as C, lint_schema};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {
+///     "password": {"type": "string"},
+///     "refresh_token": {"type": "string"},
+///     "iban": {"type": "string"},
+///     "otp": {"type": "string"},
+///     "private_key": {"type": "string"}
+/// }}))?;
+/// let categories: Vec<C> = lint_schema(&schema).iter().map(|f| f.category()).collect();
+/// assert_eq!(categories, [C::Password, C::AccessToken, C::BankAccount, C::OneTimeCode, C::PrivateKey]);
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -32,7 +49,13 @@ pub enum SecretCategory {
 }
 
 impl SecretCategory {
-    /// The stable `snake_case` name.
+    /// The stable `snake_case` name, as serialized; also its `Display`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::lint::SecretCategory;
+    /// assert_eq!(SecretCategory::ApiKey.as_str(), "api_key");
+    /// assert_eq!(serde_json::to_value(SecretCategory::PaymentCard).unwrap(), "payment_card");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Password => "password",
@@ -48,7 +71,14 @@ impl SecretCategory {
         }
     }
 
-    /// What is asked for, in plain English ("a password or PIN").
+    /// What is asked for, in plain English ("a password or PIN"), as used in
+    /// [`SecretFinding::message`].
+    ///
+    /// ```
+    /// # use mcp_elicit_core::lint::SecretCategory;
+    /// assert_eq!(SecretCategory::Password.describe(), "a password or PIN");
+    /// assert_eq!(SecretCategory::OneTimeCode.describe(), "a one-time or verification code");
+    /// ```
     pub fn describe(self) -> &'static str {
         match self {
             Self::Password => "a password or PIN",
@@ -72,6 +102,19 @@ impl fmt::Display for SecretCategory {
 }
 
 /// Which text of the request a finding was made in.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::lint::{Part, lint_schema};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "title": "Reset your password",
+///     "properties": {"value": {"type": "string", "title": "API key"}}}))?;
+/// let findings = lint_schema(&schema);
+/// let parts: Vec<(Part, &str)> = findings.iter().map(|f| (f.part(), f.pointer())).collect();
+/// assert_eq!(parts, [(Part::SchemaTitle, "/title"), (Part::Title, "/properties/value/title")]);
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
@@ -93,7 +136,13 @@ pub enum Part {
 }
 
 impl Part {
-    /// The stable `snake_case` name.
+    /// The stable `snake_case` name, as serialized; also its `Display`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::lint::Part;
+    /// assert_eq!(Part::SchemaDescription.as_str(), "schema_description");
+    /// assert_eq!(Part::OptionTitle.to_string(), "option_title");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Name => "name",
@@ -135,6 +184,23 @@ impl fmt::Display for Part {
 
 /// A form field (or the text around it) that seems to ask for a secret. Servers MUST NOT
 /// request passwords, API keys, access tokens or payment credentials through form mode.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::lint::{Part, SecretCategory, lint_schema};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {
+///     "login": {"type": "string", "description": "Your Passwort, please"}}}))?;
+/// let f = &lint_schema(&schema)[0];
+/// assert_eq!((f.property(), f.part()), ("login", Part::Description));
+/// assert_eq!(f.pointer(), "/properties/login/description");
+/// assert_eq!((f.matched(), f.category()), ("Passwort", SecretCategory::Password));
+/// assert!(f.message().starts_with(
+///     "The description of property \"login\" seems to ask for a password or PIN"));
+/// assert_eq!(f.to_string(), f.message());
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SecretFinding {
     property: String,
@@ -205,6 +271,21 @@ impl fmt::Display for SecretFinding {
 /// A URL in a text of a form-mode request. Servers SHOULD NOT include URLs intended to
 /// be clickable in any field of a form-mode elicitation (and clients SHOULD NOT render
 /// them clickable): a warning, not a refusal.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::lint::{Part, find_urls_in_schema};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {
+///     "plan": {"type": "string", "description": "Prices at https://example.com/pricing"}}}))?;
+/// let link = &find_urls_in_schema(&schema)[0];
+/// assert_eq!((link.property(), link.part()), ("plan", Part::Description));
+/// assert_eq!(link.pointer(), "/properties/plan/description");
+/// assert_eq!(link.url(), "https://example.com/pricing");
+/// assert!(link.message().contains("(https://example.com/pricing)"));
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct LinkFinding {
     property: String,
@@ -258,6 +339,16 @@ impl fmt::Display for LinkFinding {
 }
 
 /// What [`lint_message`](super::lint_message) found in a request's message.
+///
+/// ```
+/// use mcp_elicit_core::lint::lint_message;
+///
+/// let found = lint_message("Please type your password, or see https://example.com/help");
+/// assert_eq!(found.secrets.len(), 1);
+/// assert_eq!(found.links[0].url(), "https://example.com/help");
+/// assert!(!found.is_empty());
+/// assert!(lint_message("Which colour do you prefer?").is_empty());
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct MessageLint {
     /// Wording that asks for a secret (weaker evidence than a field: a message may

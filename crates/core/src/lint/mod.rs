@@ -102,6 +102,22 @@ pub fn lint_schema(schema: &Schema) -> Vec<SecretFinding> {
 /// The lint runs once per schema: its findings are kept in the [`Schema`] (which cannot
 /// change once built) and shared by its clones, so a server that sends the same schema
 /// on every call pays for the matching once.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::danger::ReviewedNotSecret;
+/// use mcp_elicit_core::lint::{lint_schema, lint_schema_with};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "title": "API key setup",
+///     "properties": {"api_key": {"type": "string"}}}))?;
+/// assert_eq!(lint_schema(&schema).len(), 2);
+/// let reviewed = ReviewedNotSecret::new().allow("api_key", "the key's public label, not the key");
+/// let left = lint_schema_with(&schema, &reviewed);
+/// assert_eq!(left.len(), 1); // the schema's own title is never covered
+/// assert_eq!(left[0].property(), "");
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 pub fn lint_schema_with(schema: &Schema, reviewed: &ReviewedNotSecret) -> Vec<SecretFinding> {
     let all = schema.lint.0.get_or_init(|| lint_all(schema).into());
     all.iter()
@@ -205,6 +221,26 @@ fn push_secrets(
 /// Links in the texts of a form-mode schema: its title and description, every
 /// property's title and description, and the titles of select choices. Values and
 /// defaults are data, not text shown as a label, and are not read.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::lint::{Part, find_urls_in_schema};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {
+///     "site": {"type": "string", "default": "https://example.com"},
+///     "plan": {"type": "string", "oneOf": [
+///         {"const": "pro", "title": "Pro (see www.example.com/pro)"},
+///         {"const": "free", "title": "Free (see example.com/free)"}]}
+/// }}))?;
+/// let links = find_urls_in_schema(&schema);
+/// // Not the default (data), nor a bare name without `www.` or a scheme.
+/// assert_eq!(links.len(), 1);
+/// assert_eq!(links[0].url(), "www.example.com/pro");
+/// assert_eq!(links[0].part(), Part::OptionTitle);
+/// assert_eq!(links[0].pointer(), "/properties/plan/oneOf/0/title");
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 pub fn find_urls_in_schema(schema: &Schema) -> Vec<LinkFinding> {
     let mut out = Vec::new();
     let mut push = |property: &str, part: Part, pointer: String, text: &str| {
@@ -271,6 +307,15 @@ fn title_suffix(prefix: &str) -> &'static str {
 /// password without asking for one), and URL-mode messages legitimately say what the
 /// page will ask for ("Please provide your API key to continue."), so run this on
 /// form-mode messages only.
+///
+/// ```
+/// use mcp_elicit_core::lint::{Part, SecretCategory, lint_message};
+///
+/// let found = lint_message("To continue, enter the verification code we sent you.");
+/// assert_eq!(found.secrets[0].category(), SecretCategory::OneTimeCode);
+/// assert_eq!((found.secrets[0].part(), found.secrets[0].pointer()), (Part::Message, ""));
+/// assert!(found.links.is_empty());
+/// ```
 pub fn lint_message(message: &str) -> MessageLint {
     let mut secrets = Vec::new();
     push_secrets(
