@@ -51,10 +51,31 @@ use types::UrlFindingCode as C;
 
 /// Inputs longer than this many bytes are blocked without being parsed. Many web servers
 /// refuse request lines over 8 KiB, and no user can examine such a URL before consenting.
+///
+/// ```
+/// use mcp_elicit_core::url_safety::{MAX_URL_LEN, UrlFindingCode, analyze};
+///
+/// let huge = format!("https://example.com/{}", "a".repeat(MAX_URL_LEN));
+/// let a = analyze(&huge);
+/// assert!(a.is_blocked() && a.has(UrlFindingCode::TooLong));
+/// assert_eq!(a.url, None); // not parsed
+/// ```
 pub const MAX_URL_LEN: usize = 8192;
 
 /// URLs longer than this many bytes get a [`UrlFindingCode::LongUrl`] warning, and the
 /// server policy refuses them: a user cannot check such a URL by reading it.
+///
+/// ```
+/// use mcp_elicit_core::url_safety::{LONG_URL_LEN, ServerUrlPolicy, UrlFindingCode, Verdict};
+/// use mcp_elicit_core::url_safety::{analyze, check_server_url};
+///
+/// let long = format!("https://example.com/{}", "a".repeat(LONG_URL_LEN));
+/// let a = analyze(&long);
+/// assert_eq!(a.verdict, Verdict::Warn);
+/// assert!(a.has(UrlFindingCode::LongUrl));
+/// let err = check_server_url(&long, &ServerUrlPolicy::default()).unwrap_err();
+/// assert!(err.message().starts_with("URL rule max_length:"));
+/// ```
 pub const LONG_URL_LEN: usize = 2000;
 
 /// Analyses a URL a server asked the user to open. Never panics, whatever the input.

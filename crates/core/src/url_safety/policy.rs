@@ -9,6 +9,17 @@ use crate::error::{Error, ErrorKind};
 /// knob is whether plain http to loopback (`localhost`, `127.0.0.0/8`, `[::1]`) is
 /// allowed for local development (the spec: servers SHOULD use HTTPS URLs for
 /// non-development environments).
+///
+/// ```
+/// use mcp_elicit_core::url_safety::{ServerUrlPolicy, check_server_url};
+///
+/// let dev = ServerUrlPolicy::default();
+/// assert!(dev.allow_loopback_http);
+/// assert!(check_server_url("http://127.0.0.1:3000/cb", &dev).is_ok());
+/// let prod = ServerUrlPolicy { allow_loopback_http: false };
+/// assert_eq!(prod, ServerUrlPolicy::https_only());
+/// assert!(check_server_url("http://127.0.0.1:3000/cb", &prod).is_err());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ServerUrlPolicy {
     /// Allow `http://` when the host is `localhost`, in `127.0.0.0/8` or `[::1]`.
@@ -26,6 +37,13 @@ impl Default for ServerUrlPolicy {
 
 impl ServerUrlPolicy {
     /// https everywhere, loopback included.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::{ServerUrlPolicy, check_server_url};
+    /// let err = check_server_url("http://localhost/", &ServerUrlPolicy::https_only()).unwrap_err();
+    /// assert!(err.message().starts_with("URL rule https_only:"));
+    /// assert!(check_server_url("https://localhost/", &ServerUrlPolicy::https_only()).is_ok());
+    /// ```
     pub fn https_only() -> Self {
         Self {
             allow_loopback_http: false,
@@ -77,6 +95,15 @@ fn refuse(rule: &str, detail: impl std::fmt::Display) -> Error {
 /// let err = check_server_url("http://mcp.example.com/", &policy).unwrap_err();
 /// assert!(err.message().contains("https_only"));
 /// assert!(check_server_url("https://mcp.example.com/?access_token=x", &policy).is_err());
+///
+/// // Each refusal names its rule; the URL is returned parsed (and normalized).
+/// let rule = |url: &str| check_server_url(url, &policy).unwrap_err().message().to_owned();
+/// assert!(rule("https://google.com@evil.com/").starts_with("URL rule no_userinfo:"));
+/// assert!(rule("https://0x7f000001/").starts_with("URL rule canonical_ip:"));
+/// assert!(rule("https://example.com/?email=ada@example.com").starts_with("URL rule no_personal_data:"));
+/// assert!(rule("https://example.com/a b").starts_with("URL rule no_whitespace_or_control:"));
+/// assert_eq!(check_server_url("https://EXAMPLE.com/a", &policy)?.as_str(), "https://example.com/a");
+/// # Ok::<(), mcp_elicit_core::Error>(())
 /// ```
 pub fn check_server_url(input: &str, policy: &ServerUrlPolicy) -> Result<Url, Error> {
     if input.len() > LONG_URL_LEN {

@@ -4,7 +4,20 @@ use std::fmt;
 
 use serde::Serialize;
 
-/// How serious one finding is.
+/// How serious one finding is. Ordered: `Info < Warn < Block`.
+///
+/// ```
+/// use mcp_elicit_core::url_safety::{Severity, UrlFindingCode, Verdict, analyze};
+///
+/// let a = analyze("http://intranet/");
+/// let found: Vec<(UrlFindingCode, Severity)> = a.warnings.iter().map(|f| (f.code, f.severity)).collect();
+/// assert_eq!(found, [
+///     (UrlFindingCode::InsecureHttp, Severity::Warn),
+///     (UrlFindingCode::NoRegistrableDomain, Severity::Info),
+/// ]);
+/// assert_eq!(a.verdict, Verdict::Warn);
+/// assert!(Severity::Info < Severity::Warn && Severity::Warn < Severity::Block);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
@@ -18,7 +31,13 @@ pub enum Severity {
 }
 
 impl Severity {
-    /// `"info"`, `"warn"` or `"block"`.
+    /// `"info"`, `"warn"` or `"block"`, as serialized; also its `Display`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::Severity;
+    /// assert_eq!(Severity::Info.as_str(), "info");
+    /// assert_eq!(serde_json::to_value(Severity::Block).unwrap(), "block");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Info => "info",
@@ -35,6 +54,14 @@ impl fmt::Display for Severity {
 }
 
 /// The overall verdict on a URL: the highest severity among its findings.
+///
+/// ```
+/// use mcp_elicit_core::url_safety::{Verdict, analyze};
+///
+/// assert_eq!(analyze("https://example.com:8443/").verdict, Verdict::Ok); // an info finding only
+/// assert_eq!(analyze("https://google.com@evil.com/").verdict, Verdict::Warn);
+/// assert_eq!(analyze("file:///etc/passwd").verdict, Verdict::Block);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
@@ -47,7 +74,13 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// `"ok"`, `"warn"` or `"block"`.
+    /// `"ok"`, `"warn"` or `"block"`, as serialized; also its `Display`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::Verdict;
+    /// assert_eq!(Verdict::Ok.as_str(), "ok");
+    /// assert_eq!(Verdict::Warn.to_string(), "warn");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Ok => "ok",
@@ -57,6 +90,16 @@ impl Verdict {
     }
 
     /// The verdict for a set of findings: the highest severity, info counting as ok.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::{Verdict, analyze};
+    /// let a = analyze("http://localhost:8080/");
+    /// assert!(!a.warnings.is_empty()); // loopback http and the port: info only
+    /// assert_eq!(Verdict::from_findings(&a.warnings), Verdict::Ok);
+    /// assert_eq!(Verdict::from_findings(&[]), Verdict::Ok);
+    /// let blocked = analyze("javascript:alert(1)");
+    /// assert_eq!(Verdict::from_findings(&blocked.warnings), Verdict::Block);
+    /// ```
     pub fn from_findings(findings: &[UrlFinding]) -> Self {
         match findings.iter().map(|f| f.severity).max() {
             Some(Severity::Block) => Self::Block,
@@ -75,6 +118,17 @@ impl fmt::Display for Verdict {
 macro_rules! finding_codes {
     ($( $(#[$doc:meta])* $variant:ident => $code:literal, )*) => {
         /// What a [`UrlFinding`] is about. Serialized as a stable `snake_case` string.
+        ///
+        /// Each variant says its usual severity. A code also compares equal to its name.
+        ///
+        /// ```
+        /// use mcp_elicit_core::url_safety::{UrlFindingCode, analyze};
+        ///
+        /// let a = analyze("https://example.com/cb?code=abc&state=xyz");
+        /// assert!(a.has(UrlFindingCode::AuthorizationCode));
+        /// assert_eq!(a.warnings[0].code, "authorization_code");
+        /// assert_eq!(UrlFindingCode::IpAddress.to_string(), "ip_address");
+        /// ```
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
         #[serde(rename_all = "snake_case")]
         #[non_exhaustive]
@@ -84,9 +138,20 @@ macro_rules! finding_codes {
 
         impl UrlFindingCode {
             /// Every code, in declaration order.
+            ///
+            /// ```
+            /// # use mcp_elicit_core::url_safety::UrlFindingCode;
+            /// assert_eq!(UrlFindingCode::ALL[0], UrlFindingCode::Unparsable);
+            /// assert!(UrlFindingCode::ALL.iter().all(|c| !c.as_str().is_empty()));
+            /// ```
             pub const ALL: &'static [UrlFindingCode] = &[ $( Self::$variant, )* ];
 
             /// The stable `snake_case` name of this code.
+            ///
+            /// ```
+            /// # use mcp_elicit_core::url_safety::UrlFindingCode;
+            /// assert_eq!(UrlFindingCode::ConfusableHost.as_str(), "confusable_host");
+            /// ```
             pub fn as_str(self) -> &'static str {
                 match self {
                     $( Self::$variant => $code, )*
@@ -175,6 +240,15 @@ impl PartialEq<&str> for UrlFindingCode {
 }
 
 /// One reason for concern about a URL.
+///
+/// ```
+/// use mcp_elicit_core::url_safety::{Severity, UrlFindingCode, analyze};
+///
+/// let a = analyze("https://example.com/?access_token=abc");
+/// let f = &a.warnings[0];
+/// assert_eq!((f.code, f.severity), (UrlFindingCode::CredentialParameter, Severity::Warn));
+/// assert!(f.message.contains("\"access_token\""));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UrlFinding {
     /// Stable machine-readable code.
@@ -200,6 +274,16 @@ impl UrlFinding {
 }
 
 /// A byte range `start..end` within [`UrlAnalysis::url`].
+///
+/// ```
+/// use mcp_elicit_core::url_safety::{ByteRange, analyze};
+///
+/// let a = analyze("https://a.b.example.co.uk/");
+/// let url = a.url.as_deref().unwrap();
+/// assert_eq!(a.host_range, Some(ByteRange { start: 8, end: 25 }));
+/// assert_eq!(&url[a.host_range.unwrap().range()], "a.b.example.co.uk");
+/// assert_eq!(&url[a.highlight.unwrap().range()], "example.co.uk");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct ByteRange {
     /// First byte.
@@ -210,6 +294,11 @@ pub struct ByteRange {
 
 impl ByteRange {
     /// As a `Range<usize>`, for slicing.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::ByteRange;
+    /// assert_eq!(&"https://example.com/"[ByteRange { start: 8, end: 19 }.range()], "example.com");
+    /// ```
     pub fn range(self) -> std::ops::Range<usize> {
         self.start..self.end
     }
@@ -220,6 +309,20 @@ impl ByteRange {
 /// Show [`url`](Self::url) (the normalized serialization) to the user, never
 /// [`input`](Self::input): the parser drops tabs, newlines and invisible characters and
 /// rewrites IP notations, so the input can say something other than where the link goes.
+///
+/// ```
+/// use mcp_elicit_core::url_safety::{UrlFindingCode, Verdict, analyze};
+///
+/// let a = analyze("https://münchen.de:8443/karte");
+/// assert_eq!(a.url.as_deref(), Some("https://xn--mnchen-3ya.de:8443/karte"));
+/// assert_eq!(a.scheme.as_deref(), Some("https"));
+/// assert_eq!(a.host_ascii.as_deref(), Some("xn--mnchen-3ya.de"));
+/// assert_eq!(a.host_unicode.as_deref(), Some("münchen.de"));
+/// assert_eq!(a.registrable_domain_unicode.as_deref(), Some("münchen.de"));
+/// assert_eq!((a.port, a.ip_address.as_deref()), (Some(8443), None));
+/// assert_eq!(a.verdict, Verdict::Warn); // international characters are worth a warning
+/// assert!(a.has(UrlFindingCode::Punycode) && a.has(UrlFindingCode::NonDefaultPort));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UrlAnalysis {
     /// The highest severity among [`warnings`](Self::warnings) (`"ok"`, `"warn"`, `"block"`).
@@ -256,22 +359,53 @@ pub struct UrlAnalysis {
 
 impl UrlAnalysis {
     /// Whether the URL must not be opened.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::analyze;
+    /// assert!(analyze("data:text/html,<script>alert(1)</script>").is_blocked());
+    /// assert!(analyze("not a url").is_blocked());
+    /// assert!(!analyze("http://example.com/").is_blocked()); // a warning, not a block
+    /// ```
     pub fn is_blocked(&self) -> bool {
         self.verdict == Verdict::Block
     }
 
     /// Whether a finding with `code` was made.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::{UrlFindingCode, analyze};
+    /// let a = analyze("https://google.com@evil.com/");
+    /// assert!(a.has(UrlFindingCode::Userinfo));
+    /// assert!(!a.has(UrlFindingCode::InsecureHttp));
+    /// ```
     pub fn has(&self, code: UrlFindingCode) -> bool {
         self.warnings.iter().any(|f| f.code == code)
     }
 
-    /// The finding with `code`, if any.
+    /// The finding with `code`, if any (the first, when there are several).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::{UrlFindingCode, analyze};
+    /// let a = analyze("https://google.com@evil.com/");
+    /// let f = a.finding(UrlFindingCode::Userinfo).unwrap();
+    /// assert!(f.message.contains("it really goes to evil.com"));
+    /// ```
     pub fn finding(&self, code: UrlFindingCode) -> Option<&UrlFinding> {
         self.warnings.iter().find(|f| f.code == code)
     }
 
     /// [`url`](Self::url) split around [`highlight`](Self::highlight) as
-    /// `(before, highlighted, after)`, ready for a UI to render the middle part in bold.
+    /// `(before, highlighted, after)`, ready for a UI to render the middle part in bold;
+    /// `None` for a URL that did not parse.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::analyze;
+    /// let a = analyze("https://login.example.co.uk/auth");
+    /// assert_eq!(a.highlight_parts(), Some(("https://login.", "example.co.uk", "/auth")));
+    /// let ip = analyze("http://192.168.0.1:8080/");
+    /// assert_eq!(ip.highlight_parts(), Some(("http://", "192.168.0.1", ":8080/")));
+    /// assert_eq!(analyze("not a url").highlight_parts(), None);
+    /// ```
     pub fn highlight_parts(&self) -> Option<(&str, &str, &str)> {
         let url = self.url.as_deref()?;
         let h = self.highlight?;
