@@ -89,6 +89,24 @@ pub use required::UrlElicitationRequired;
 pub use result::{Action, CreateResult};
 
 /// The JSON-RPC error code of `URLElicitationRequiredError`.
+///
+/// ```
+/// use mcp_elicit_core::message::{
+///     URL_ELICITATION_REQUIRED, URL_ELICITATION_REQUIRED_MESSAGE, UrlElicitationRequired, UrlRequest,
+/// };
+/// use serde_json::json;
+///
+/// let page = UrlRequest::new("Connect your account", "https://mcp.example.com/connect", "e1")?;
+/// let required = UrlElicitationRequired::single(page).unwrap();
+/// let error = json!({
+///     "code": URL_ELICITATION_REQUIRED,
+///     "message": URL_ELICITATION_REQUIRED_MESSAGE,
+///     "data": required.data(),
+/// });
+/// assert_eq!(error["code"], -32042);
+/// assert_eq!(error["data"]["elicitations"][0]["elicitationId"], "e1");
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 pub const URL_ELICITATION_REQUIRED: i32 = -32042;
 
 /// The JSON-RPC error code a client returns for an `elicitation/create` whose mode it did
@@ -105,12 +123,32 @@ pub const METHOD_CREATE: &str = "elicitation/create";
 pub const METHOD_COMPLETE: &str = "notifications/elicitation/complete";
 
 /// Longest `message` accepted, in bytes (64 KiB).
+///
+/// ```
+/// use mcp_elicit_core::ErrorKind;
+/// use mcp_elicit_core::message::{CreateRequest, MAX_MESSAGE_BYTES};
+/// use serde_json::json;
+///
+/// let params = json!({"message": "x".repeat(MAX_MESSAGE_BYTES + 1),
+///     "requestedSchema": {"type": "object", "properties": {}}});
+/// let err = CreateRequest::parse(&params).unwrap_err();
+/// assert_eq!((err.first().kind(), err.first().pointer()), (ErrorKind::TooLarge, "/message"));
+/// ```
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
 
 /// Longest `url` accepted, in bytes (8 KiB).
 pub const MAX_URL_BYTES: usize = 8 * 1024;
 
 /// Longest `elicitationId` accepted, in bytes.
+///
+/// ```
+/// use mcp_elicit_core::ErrorKind;
+/// use mcp_elicit_core::message::{MAX_ELICITATION_ID_BYTES, UrlRequest};
+///
+/// let id = "x".repeat(MAX_ELICITATION_ID_BYTES + 1);
+/// let err = UrlRequest::new("Sign in", "https://example.com/", id).unwrap_err();
+/// assert_eq!((err.first().kind(), err.first().pointer()), (ErrorKind::TooLarge, "/elicitationId"));
+/// ```
 pub const MAX_ELICITATION_ID_BYTES: usize = 256;
 
 /// Most elicitations one `-32042` error may list.

@@ -11,6 +11,20 @@ use crate::message::fields::{
 use crate::schema::Schema;
 
 /// A form-mode request: a message and a checked `requestedSchema`.
+///
+/// ```
+/// use mcp_elicit_core::message::FormRequest;
+/// use mcp_elicit_core::schema::{PropertyBuilder, SchemaBuilder};
+///
+/// let schema = SchemaBuilder::new().property(PropertyBuilder::string("city").required()).build()?;
+/// let form = FormRequest::new("Where should we ship?", schema);
+/// let params = form.to_value();
+/// assert_eq!(params["mode"], "form");
+/// assert_eq!(params["requestedSchema"]["required"][0], "city");
+/// let back = FormRequest::parse(&params)?;
+/// assert_eq!(back.message, "Where should we ship?");
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct FormRequest {
     /// The human-readable message explaining what is requested and why.
@@ -27,6 +41,17 @@ pub struct FormRequest {
 /// [`CreateRequest::parse`] and [`UrlElicitationRequired::new`](crate::message::UrlElicitationRequired::new)
 /// check the fields. Servers should build the URL through
 /// [`check_server_url`](crate::url_safety::check_server_url).
+///
+/// ```
+/// use mcp_elicit_core::message::UrlRequest;
+/// use serde_json::json;
+///
+/// let req = UrlRequest::new("Sign in to continue", "https://mcp.example.com/login", "e-7")?;
+/// assert_eq!(req.to_value(), json!({"mode": "url", "elicitationId": "e-7",
+///     "url": "https://mcp.example.com/login", "message": "Sign in to continue"}));
+/// assert_eq!(UrlRequest::parse(&req.to_value())?, req);
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlRequest {
     /// The human-readable message explaining why the interaction is needed.
@@ -40,6 +65,22 @@ pub struct UrlRequest {
 }
 
 /// The params of an `elicitation/create` request.
+///
+/// ```
+/// use mcp_elicit_core::message::{CreateRequest, Mode};
+/// use serde_json::json;
+///
+/// // No `mode`: a form request (backwards compatibility); `to_value` writes the mode.
+/// let params = json!({"message": "Your name?", "requestedSchema": {
+///     "type": "object", "properties": {"name": {"type": "string"}}}});
+/// let request = CreateRequest::parse(&params)?;
+/// assert_eq!((request.mode(), request.message()), (Mode::Form, "Your name?"));
+/// assert_eq!(request.elicitation_id(), None);
+/// assert_eq!(request.to_value()["mode"], "form");
+/// let CreateRequest::Form(form) = request else { panic!("a form") };
+/// assert!(form.schema.property("name").is_some());
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone)]
 pub enum CreateRequest {
     /// `mode: "form"` (or no mode).
@@ -49,7 +90,18 @@ pub enum CreateRequest {
 }
 
 impl FormRequest {
-    /// A form request without `_meta`.
+    /// A form request without `_meta` (set the public field to add one).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::message::FormRequest;
+    /// # use serde_json::json;
+    /// let schema = Schema::parse(&json!({"type": "object", "properties": {}}))?;
+    /// let mut form = FormRequest::new("Confirm?", schema);
+    /// form.meta = json!({"trace": "t1"}).as_object().cloned();
+    /// assert_eq!(form.to_value()["_meta"]["trace"], "t1");
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn new(message: impl Into<String>, schema: Schema) -> Self {
         Self {
             message: message.into(),
@@ -59,6 +111,16 @@ impl FormRequest {
     }
 
     /// The params as JSON, with `"mode": "form"`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::message::FormRequest;
+    /// # use serde_json::json;
+    /// let schema = Schema::parse(&json!({"type": "object", "properties": {}}))?;
+    /// assert_eq!(FormRequest::new("Ok?", schema).to_value(), json!({"mode": "form", "message": "Ok?",
+    ///     "requestedSchema": {"type": "object", "properties": {}}}));
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("mode".into(), Value::String(Mode::Form.as_str().into()));
@@ -72,7 +134,16 @@ impl FormRequest {
 }
 
 impl UrlRequest {
-    /// A checked URL request without `_meta` (same checks as [`CreateRequest::parse`]).
+    /// A checked URL request without `_meta` (same checks as [`CreateRequest::parse`]):
+    /// every problem is reported, with pointers as in the params.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::ErrorKind;
+    /// # use mcp_elicit_core::message::UrlRequest;
+    /// let err = UrlRequest::new("Sign in", "/login", "").unwrap_err();
+    /// let found: Vec<(ErrorKind, &str)> = err.as_slice().iter().map(|e| (e.kind(), e.pointer())).collect();
+    /// assert_eq!(found, [(ErrorKind::InvalidMessage, "/elicitationId"), (ErrorKind::InvalidUrl, "/url")]);
+    /// ```
     pub fn new(
         message: impl Into<String>,
         url: impl Into<String>,
@@ -93,6 +164,13 @@ impl UrlRequest {
     }
 
     /// Parses the params of a URL-mode request; `mode` must be `"url"`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::UrlRequest;
+    /// # use serde_json::json;
+    /// let form = json!({"message": "hi", "requestedSchema": {"type": "object", "properties": {}}});
+    /// assert_eq!(UrlRequest::parse(&form).unwrap_err().first().pointer(), "/mode");
+    /// ```
     pub fn parse(value: &Value) -> Result<Self, Errors> {
         match CreateRequest::parse(value)? {
             CreateRequest::Url(url) => Ok(url),
@@ -113,6 +191,13 @@ impl UrlRequest {
     }
 
     /// The params as JSON, with `"mode": "url"`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::UrlRequest;
+    /// let req = UrlRequest::new("Pay", "https://pay.example.com/", "p1")?;
+    /// assert_eq!(req.to_value()["mode"], "url");
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("mode".into(), Value::String(Mode::Url.as_str().into()));
@@ -131,7 +216,23 @@ impl UrlRequest {
 
 impl CreateRequest {
     /// Parses and checks the `params` of an `elicitation/create` request, reporting every
-    /// problem found (pointers relative to `params`).
+    /// problem found (pointers relative to `params`). A schema problem keeps its kind,
+    /// with its pointer moved under `/requestedSchema`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::ErrorKind;
+    /// # use mcp_elicit_core::message::CreateRequest;
+    /// # use serde_json::json;
+    /// let params = json!({"message": "hi", "url": "https://example.com/",
+    ///     "requestedSchema": {"type": "object", "properties": {"a": {"type": "object"}}}});
+    /// let err = CreateRequest::parse(&params).unwrap_err();
+    /// let found: Vec<(ErrorKind, &str)> = err.as_slice().iter().map(|e| (e.kind(), e.pointer())).collect();
+    /// assert_eq!(found, [
+    ///     (ErrorKind::InvalidMessage, "/url"), // a URL-mode member in a form request
+    ///     (ErrorKind::NestedObject, "/requestedSchema/properties/a"),
+    /// ]);
+    /// assert!(CreateRequest::parse(&json!({"mode": "URL", "message": "hi"})).is_err());
+    /// ```
     pub fn parse(params: &Value) -> Result<Self, Errors> {
         Self::parse_with(params, Schema::parse)
     }
@@ -267,6 +368,13 @@ impl CreateRequest {
     }
 
     /// The params as JSON, always with an explicit `mode`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::{CreateRequest, UrlRequest};
+    /// let request = CreateRequest::from(UrlRequest::new("Pay", "https://pay.example.com/", "p1")?);
+    /// assert_eq!(request.to_value()["elicitationId"], "p1");
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         match self {
             CreateRequest::Form(form) => form.to_value(),
@@ -275,6 +383,13 @@ impl CreateRequest {
     }
 
     /// The request's mode.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::{CreateRequest, Mode, UrlRequest};
+    /// let request = CreateRequest::from(UrlRequest::new("Pay", "https://pay.example.com/", "p1")?);
+    /// assert_eq!(request.mode(), Mode::Url);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn mode(&self) -> Mode {
         match self {
             CreateRequest::Form(_) => Mode::Form,
@@ -283,6 +398,13 @@ impl CreateRequest {
     }
 
     /// The human-readable message.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::{CreateRequest, UrlRequest};
+    /// let request = CreateRequest::from(UrlRequest::new("Pay", "https://pay.example.com/", "p1")?);
+    /// assert_eq!(request.message(), "Pay");
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn message(&self) -> &str {
         match self {
             CreateRequest::Form(form) => &form.message,
@@ -290,7 +412,16 @@ impl CreateRequest {
         }
     }
 
-    /// The `_meta` member, if any.
+    /// The `_meta` member, if any, kept verbatim.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::CreateRequest;
+    /// # use serde_json::json;
+    /// let request = CreateRequest::parse(&json!({"mode": "url", "message": "m", "url": "https://x.example/",
+    ///     "elicitationId": "1", "_meta": {"progressToken": 5}}))?;
+    /// assert_eq!(request.meta().unwrap()["progressToken"], 5);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn meta(&self) -> Option<&Map<String, Value>> {
         match self {
             CreateRequest::Form(form) => form.meta.as_ref(),
@@ -299,6 +430,13 @@ impl CreateRequest {
     }
 
     /// The elicitation id (URL mode only).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::{CreateRequest, UrlRequest};
+    /// let request = CreateRequest::from(UrlRequest::new("Pay", "https://pay.example.com/", "p1")?);
+    /// assert_eq!(request.elicitation_id(), Some("p1"));
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn elicitation_id(&self) -> Option<&str> {
         match self {
             CreateRequest::Form(_) => None,
@@ -345,6 +483,16 @@ serde_via_value!(UrlRequest);
 
 impl FormRequest {
     /// Parses the params of a form-mode request (`mode` `"form"` or absent).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::FormRequest;
+    /// # use serde_json::json;
+    /// let url = json!({"mode": "url", "message": "m", "url": "https://x.example/", "elicitationId": "1"});
+    /// assert_eq!(FormRequest::parse(&url).unwrap_err().first().pointer(), "/mode");
+    /// let form = json!({"message": "m", "requestedSchema": {"type": "object", "properties": {}}});
+    /// assert!(FormRequest::parse(&form)?.schema.properties().is_empty());
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn parse(value: &Value) -> Result<Self, Errors> {
         match CreateRequest::parse(value)? {
             CreateRequest::Form(form) => Ok(form),

@@ -14,6 +14,20 @@ use crate::message::{CreateRequest, MAX_REQUIRED_ELICITATIONS, UrlRequest};
 /// Only URL requests can be listed (the specification: every listed elicitation MUST be
 /// URL mode and have an `elicitationId`), the list is never empty, holds at most
 /// [`MAX_REQUIRED_ELICITATIONS`] entries and no id twice.
+///
+/// ```
+/// use mcp_elicit_core::message::{UrlElicitationRequired, UrlRequest};
+/// use serde_json::json;
+///
+/// // Server side: the -32042 error's `data`.
+/// let login = UrlRequest::new("Sign in", "https://mcp.example.com/login", "e1")?;
+/// let data = UrlElicitationRequired::single(login.clone()).unwrap().data();
+/// assert_eq!(data, json!({"elicitations": [login.to_value()]}));
+/// // Client side: read it back.
+/// let required = UrlElicitationRequired::parse_data(&data)?;
+/// assert_eq!(required.elicitations(), [login]);
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlElicitationRequired {
     elicitations: Vec<UrlRequest>,
@@ -22,7 +36,17 @@ pub struct UrlElicitationRequired {
 impl UrlElicitationRequired {
     /// Checks and wraps the list. Each request gets the checks of
     /// [`CreateRequest::parse`]; the error points into [`UrlElicitationRequired::data`]
-    /// (`/elicitations/1/url`, ...).
+    /// (`/elicitations/1/url`, ...). Only the first problem is returned.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::{UrlElicitationRequired, UrlRequest};
+    /// let a = UrlRequest::new("Sign in", "https://example.com/a", "same")?;
+    /// let b = UrlRequest::new("Pay", "https://example.com/b", "same")?;
+    /// let err = UrlElicitationRequired::new(vec![a, b]).unwrap_err();
+    /// assert_eq!(err.pointer(), "/elicitations/1/elicitationId"); // listed twice
+    /// assert_eq!(UrlElicitationRequired::new(vec![]).unwrap_err().pointer(), "/elicitations");
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn new(elicitations: Vec<UrlRequest>) -> Result<Self, Error> {
         let mut errors = Vec::new();
         check_list(&elicitations, &mut errors);
@@ -33,6 +57,14 @@ impl UrlElicitationRequired {
     }
 
     /// One required elicitation.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::{UrlElicitationRequired, UrlRequest};
+    /// let login = UrlRequest::new("Sign in", "https://example.com/login", "e1")?;
+    /// let required = UrlElicitationRequired::single(login).unwrap();
+    /// assert_eq!(required.elicitations().len(), 1);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn single(elicitation: UrlRequest) -> Result<Self, Error> {
         Self::new(vec![elicitation])
     }
@@ -43,6 +75,14 @@ impl UrlElicitationRequired {
     }
 
     /// Consumes the list.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::{UrlElicitationRequired, UrlRequest};
+    /// let login = UrlRequest::new("Sign in", "https://example.com/login", "e1")?;
+    /// let list = UrlElicitationRequired::single(login).unwrap().into_elicitations();
+    /// assert_eq!(list[0].elicitation_id, "e1");
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn into_elicitations(self) -> Vec<UrlRequest> {
         self.elicitations
     }
@@ -64,6 +104,18 @@ impl UrlElicitationRequired {
 
     /// Parses the `data` of a `-32042` error (client side), reporting every problem.
     /// Other members of `data` are ignored.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::UrlElicitationRequired;
+    /// # use serde_json::json;
+    /// let data = json!({"elicitations": [
+    ///     {"mode": "form", "message": "x"},
+    ///     {"mode": "url", "message": "m", "url": "https://x.example/"}
+    /// ]});
+    /// let err = UrlElicitationRequired::parse_data(&data).unwrap_err();
+    /// let pointers: Vec<&str> = err.as_slice().iter().map(|e| e.pointer()).collect();
+    /// assert_eq!(pointers, ["/elicitations/0/mode", "/elicitations/1/elicitationId"]);
+    /// ```
     pub fn parse_data(data: &Value) -> Result<Self, Errors> {
         let map = object(data, "", "the URL elicitation required error data")?;
         let items = match map.get("elicitations") {

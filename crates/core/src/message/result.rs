@@ -11,6 +11,16 @@ use crate::message::fields::{child, meta, object, type_name};
 use crate::message::request::serde_via_value;
 
 /// The user's action.
+///
+/// ```
+/// use mcp_elicit_core::lifecycle::Event;
+/// use mcp_elicit_core::message::Action;
+///
+/// assert_eq!(Action::parse("decline"), Some(Action::Decline));
+/// assert_eq!(Action::parse("reject"), None);
+/// assert_eq!(Event::from(Action::Cancel), Event::Cancel);
+/// assert_eq!(serde_json::to_value(Action::Accept).unwrap(), "accept");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
@@ -24,9 +34,20 @@ pub enum Action {
 
 impl Action {
     /// The three actions.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::Action;
+    /// assert!(Action::ALL.iter().all(|a| Action::parse(a.as_str()) == Some(*a)));
+    /// ```
     pub const ALL: [Action; 3] = [Action::Accept, Action::Decline, Action::Cancel];
 
-    /// The wire name: `"accept"`, `"decline"` or `"cancel"`.
+    /// The wire name: `"accept"`, `"decline"` or `"cancel"`; also its `Display`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::Action;
+    /// assert_eq!(Action::Cancel.as_str(), "cancel");
+    /// assert_eq!(Action::Decline.to_string(), "decline");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Action::Accept => "accept",
@@ -36,6 +57,12 @@ impl Action {
     }
 
     /// Reads a wire name (exact case); `None` for anything else.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::Action;
+    /// assert_eq!(Action::parse("accept"), Some(Action::Accept));
+    /// assert_eq!(Action::parse("Accept"), None);
+    /// ```
     pub fn parse(s: &str) -> Option<Action> {
         match s {
             "accept" => Some(Action::Accept),
@@ -58,6 +85,19 @@ impl fmt::Display for Action {
 /// are strings, numbers, booleans or string arrays). Whether the content matches the
 /// requested schema is [`crate::validate::validate`]'s job, and whether it fits the
 /// request's mode is [`CreateResult::check_for`]'s.
+///
+/// ```
+/// use mcp_elicit_core::message::{Action, CreateResult, Mode};
+/// use serde_json::json;
+///
+/// let result = CreateResult::parse(&json!({"action": "accept", "content": {"name": "Ada"}}))?;
+/// assert_eq!(result.action, Action::Accept);
+/// result.check_for(Mode::Form).unwrap();
+/// assert_eq!(result.accepted_content().unwrap()["name"], "Ada");
+/// assert_eq!(result.to_value(), json!({"action": "accept", "content": {"name": "Ada"}}));
+/// assert_eq!(CreateResult::parse(&json!({"action": "cancel", "content": null}))?, CreateResult::cancel());
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct CreateResult {
     /// What the user did.
@@ -70,6 +110,14 @@ pub struct CreateResult {
 
 impl CreateResult {
     /// A form-mode acceptance carrying `content`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::CreateResult;
+    /// # use serde_json::json;
+    /// let content = json!({"agree": true}).as_object().cloned().unwrap();
+    /// assert_eq!(CreateResult::accept(content).to_value(),
+    ///     json!({"action": "accept", "content": {"agree": true}}));
+    /// ```
     pub fn accept(content: Map<String, Value>) -> Self {
         Self {
             action: Action::Accept,
@@ -79,6 +127,15 @@ impl CreateResult {
     }
 
     /// A URL-mode acceptance (the user consented to open the URL; no content).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::{CreateResult, Mode};
+    /// # use serde_json::json;
+    /// let result = CreateResult::accept_url();
+    /// assert_eq!(result.to_value(), json!({"action": "accept"}));
+    /// assert!(result.check_for(Mode::Url).is_ok());
+    /// assert!(result.check_for(Mode::Form).is_err()); // a form accept needs content
+    /// ```
     pub fn accept_url() -> Self {
         Self {
             action: Action::Accept,
@@ -88,6 +145,12 @@ impl CreateResult {
     }
 
     /// An explicit decline.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::CreateResult;
+    /// # use serde_json::json;
+    /// assert_eq!(CreateResult::decline().to_value(), json!({"action": "decline"}));
+    /// ```
     pub fn decline() -> Self {
         Self {
             action: Action::Decline,
@@ -97,6 +160,12 @@ impl CreateResult {
     }
 
     /// A dismissal.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::CreateResult;
+    /// # use serde_json::json;
+    /// assert_eq!(CreateResult::cancel().to_value(), json!({"action": "cancel"}));
+    /// ```
     pub fn cancel() -> Self {
         Self {
             action: Action::Cancel,
@@ -106,6 +175,17 @@ impl CreateResult {
     }
 
     /// Parses a `result` member (pointers relative to it), reporting every problem.
+    /// Content values must be strings, numbers, booleans or arrays of strings.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::CreateResult;
+    /// # use serde_json::json;
+    /// let err = CreateResult::parse(&json!({"action": "accept",
+    ///     "content": {"a": null, "b": [1], "c": "ok"}, "_meta": 3})).unwrap_err();
+    /// let pointers: Vec<&str> = err.as_slice().iter().map(|e| e.pointer()).collect();
+    /// assert_eq!(pointers, ["/content/a", "/content/b/0", "/_meta"]);
+    /// assert_eq!(CreateResult::parse(&json!({})).unwrap_err().first().pointer(), "/action");
+    /// ```
     pub fn parse(value: &Value) -> Result<Self, Errors> {
         let map = object(value, "", "the `elicitation/create` result")?;
         let mut errors = Vec::new();
@@ -172,6 +252,14 @@ impl CreateResult {
     }
 
     /// The result as JSON (`content` and `_meta` only when present).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::CreateResult;
+    /// # use serde_json::json;
+    /// let mut result = CreateResult::decline();
+    /// result.meta = json!({"reason": "user"}).as_object().cloned();
+    /// assert_eq!(result.to_value(), json!({"action": "decline", "_meta": {"reason": "user"}}));
+    /// ```
     pub fn to_value(&self) -> Value {
         let mut map = Map::new();
         map.insert("action".into(), Value::String(self.action.as_str().into()));
@@ -186,6 +274,15 @@ impl CreateResult {
 
     /// The submitted content, only when the action is `accept` (content sent along with
     /// a decline or a cancel is ignored).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::CreateResult;
+    /// # use serde_json::json;
+    /// let declined = CreateResult::parse(&json!({"action": "decline", "content": {"a": "x"}}))?;
+    /// assert!(declined.content.is_some());
+    /// assert_eq!(declined.accepted_content(), None);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn accepted_content(&self) -> Option<&Map<String, Value>> {
         match self.action {
             Action::Accept => self.content.as_ref(),
@@ -204,6 +301,16 @@ impl CreateResult {
     /// [`CreateResult::accepted_content`], which ignores it.
     ///
     /// Errors are [`ErrorKind::InvalidMessage`] at `/content`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::{CreateResult, Mode};
+    /// # use serde_json::json;
+    /// let with_content = CreateResult::parse(&json!({"action": "accept", "content": {}}))?;
+    /// assert!(with_content.check_for(Mode::Form).is_ok()); // `{}` is fine
+    /// assert_eq!(with_content.check_for(Mode::Url).unwrap_err().pointer(), "/content");
+    /// assert!(CreateResult::cancel().check_for(Mode::Form).is_ok());
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn check_for(&self, mode: Mode) -> Result<(), Error> {
         match (self.action, mode, &self.content) {
             (Action::Accept, Mode::Form, None) => Err(Error::new(
