@@ -43,6 +43,23 @@ use crate::error::{Error, ErrorKind};
 use crate::message::{Action, Mode};
 
 /// Where one elicitation stands.
+///
+/// ```
+/// use mcp_elicit_core::lifecycle::{Event, State};
+/// use mcp_elicit_core::message::Mode;
+///
+/// // Form mode: one answer ends it.
+/// let s = State::Pending.apply(Mode::Form, Event::Accept)?;
+/// assert_eq!(s, State::Accepted);
+/// assert!(s.is_terminal(Mode::Form));
+/// // URL mode: accepting is consent; the completion notification ends it.
+/// let s = State::Pending.apply(Mode::Url, Event::Accept)?;
+/// assert!(!s.is_terminal(Mode::Url));
+/// assert_eq!(s.apply(Mode::Url, Event::Complete)?, State::Completed);
+/// // Persist and restore.
+/// assert_eq!(State::parse(s.as_str())?, s);
+/// # Ok::<(), mcp_elicit_core::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum State {
@@ -62,6 +79,17 @@ pub enum State {
 }
 
 /// Something that happens to an elicitation.
+///
+/// ```
+/// use mcp_elicit_core::lifecycle::{Event, State};
+/// use mcp_elicit_core::message::{Action, Mode};
+///
+/// assert_eq!(Event::from(Action::Decline), Event::Decline); // a client's answer
+/// let expired = State::Pending.apply(Mode::Url, Event::Expire)?; // a deadline
+/// assert_eq!(expired, State::Expired);
+/// assert_eq!(serde_json::to_value(Event::Complete).unwrap(), "complete");
+/// # Ok::<(), mcp_elicit_core::Error>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Event {
@@ -79,6 +107,16 @@ pub enum Event {
 
 impl State {
     /// Every state.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::lifecycle::State;
+    /// # use mcp_elicit_core::message::Mode;
+    /// let terminal: Vec<&str> = State::ALL.iter()
+    ///     .filter(|s| s.is_terminal(Mode::Url))
+    ///     .map(|s| s.as_str())
+    ///     .collect();
+    /// assert_eq!(terminal, ["declined", "cancelled", "completed", "expired"]);
+    /// ```
     pub const ALL: [State; 6] = [
         State::Pending,
         State::Accepted,
@@ -90,6 +128,22 @@ impl State {
 
     /// The next state after `event`, or an [`ErrorKind::InvalidTransition`] error naming
     /// the state, the event and the mode.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::ErrorKind;
+    /// # use mcp_elicit_core::lifecycle::{Event, State};
+    /// # use mcp_elicit_core::message::Mode;
+    /// // The user refused on the out-of-band page after consenting.
+    /// assert_eq!(State::Accepted.apply(Mode::Url, Event::Decline)?, State::Declined);
+    /// // Form mode has no completion; a terminal state takes no event.
+    /// let err = State::Pending.apply(Mode::Form, Event::Complete).unwrap_err();
+    /// assert_eq!(err.kind(), ErrorKind::InvalidTransition);
+    /// assert_eq!(err.message(), "cannot apply `complete` to a form mode elicitation: \
+    ///     form mode elicitations have no out-of-band completion");
+    /// let late = State::Declined.apply(Mode::Url, Event::Complete).unwrap_err();
+    /// assert!(late.message().ends_with("the elicitation is already declined"));
+    /// # Ok::<(), mcp_elicit_core::Error>(())
+    /// ```
     pub fn apply(self, mode: Mode, event: Event) -> Result<State, Error> {
         use Event as E;
         use State as S;
@@ -125,6 +179,15 @@ impl State {
     ///
     /// `Accepted` is terminal in form mode and not in URL mode; `Pending` is never
     /// terminal; the others always are.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::lifecycle::State;
+    /// # use mcp_elicit_core::message::Mode;
+    /// assert!(State::Accepted.is_terminal(Mode::Form));
+    /// assert!(!State::Accepted.is_terminal(Mode::Url));
+    /// assert!(!State::Pending.is_terminal(Mode::Form));
+    /// assert!(State::Expired.is_terminal(Mode::Url));
+    /// ```
     pub fn is_terminal(self, mode: Mode) -> bool {
         match self {
             State::Pending => false,
@@ -133,7 +196,14 @@ impl State {
         }
     }
 
-    /// The storage / wire name (`"pending"`, `"accepted"`, ...).
+    /// The storage / wire name (`"pending"`, `"accepted"`, ...); also its `Display` and
+    /// its serde form.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::lifecycle::State;
+    /// assert_eq!(State::Cancelled.as_str(), "cancelled");
+    /// assert_eq!(serde_json::to_value(State::Cancelled).unwrap(), "cancelled");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             State::Pending => "pending",
@@ -147,6 +217,14 @@ impl State {
 
     /// Reads a name written by [`State::as_str`] (exact case); an
     /// [`ErrorKind::InvalidValue`] error otherwise.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::ErrorKind;
+    /// # use mcp_elicit_core::lifecycle::State;
+    /// assert_eq!(State::parse("completed")?, State::Completed);
+    /// assert_eq!(State::parse("Completed").unwrap_err().kind(), ErrorKind::InvalidValue);
+    /// # Ok::<(), mcp_elicit_core::Error>(())
+    /// ```
     pub fn parse(s: &str) -> Result<State, Error> {
         State::ALL
             .into_iter()
@@ -169,6 +247,13 @@ impl fmt::Display for State {
 
 impl Event {
     /// Every event.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::lifecycle::{Event, State};
+    /// # use mcp_elicit_core::message::Mode;
+    /// // Nothing follows a completed elicitation.
+    /// assert!(Event::ALL.iter().all(|e| State::Completed.apply(Mode::Url, *e).is_err()));
+    /// ```
     pub const ALL: [Event; 5] = [
         Event::Accept,
         Event::Decline,
@@ -177,7 +262,14 @@ impl Event {
         Event::Expire,
     ];
 
-    /// The name (`"accept"`, `"decline"`, `"cancel"`, `"complete"`, `"expire"`).
+    /// The name (`"accept"`, `"decline"`, `"cancel"`, `"complete"`, `"expire"`); also its
+    /// `Display`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::lifecycle::Event;
+    /// assert_eq!(Event::Expire.as_str(), "expire");
+    /// assert_eq!(Event::Accept.to_string(), "accept");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Event::Accept => "accept",
@@ -190,6 +282,13 @@ impl Event {
 
     /// Reads a name written by [`Event::as_str`]; an [`ErrorKind::InvalidValue`] error
     /// otherwise.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::lifecycle::Event;
+    /// assert_eq!(Event::parse("complete")?, Event::Complete);
+    /// assert!(Event::parse("completed").is_err());
+    /// # Ok::<(), mcp_elicit_core::Error>(())
+    /// ```
     pub fn parse(s: &str) -> Result<Event, Error> {
         Event::ALL
             .into_iter()

@@ -41,6 +41,23 @@ pub(crate) const MAX_AUTOMATON_BYTES: usize = 8 << 20;
 ///
 /// Matching is exact (ECMA-262 semantics) and never runs long: see
 /// [`is_match_bounded`](Self::is_match_bounded).
+///
+/// A pattern comes from a parsed schema ([`StringSpec::pattern`](crate::schema::StringSpec::pattern)):
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::schema::PropertyKind;
+/// use serde_json::json;
+///
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {
+///     "tag": {"type": "string", "pattern": "^\\p{Lu}\\u{1F600}.$"}}}))?;
+/// let PropertyKind::String(tag) = schema.property("tag").unwrap().kind() else { panic!() };
+/// let p = tag.pattern().unwrap();
+/// assert!(p.is_linear());
+/// assert!(p.is_match("É😀😀")); // `u` flag: escapes and `.` work on code points
+/// assert!(!p.is_match("e😀x"));
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct Pattern {
     pub(crate) source: String,
@@ -146,6 +163,18 @@ impl Pattern {
     }
 
     /// The pattern exactly as written in the schema.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::schema::{Pattern, PropertyKind};
+    /// # fn pattern(source: &str) -> Pattern {
+    /// #     let json = serde_json::json!({"type": "object", "properties": {"w": {"type": "string", "pattern": source}}});
+    /// #     let schema = Schema::parse(&json).unwrap();
+    /// #     let PropertyKind::String(s) = schema.property("w").unwrap().kind() else { panic!() };
+    /// #     s.pattern().unwrap().clone()
+    /// # }
+    /// assert_eq!(pattern("^[a-z]+$").source(), "^[a-z]+$");
+    /// ```
     pub fn source(&self) -> &str {
         &self.source
     }
@@ -155,6 +184,22 @@ impl Pattern {
     ///
     /// Fails closed: `false` when the text is too long to check safely (see
     /// [`is_match_bounded`](Self::is_match_bounded), which tells that case apart).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::schema::{Pattern, PropertyKind};
+    /// # fn pattern(source: &str) -> Pattern {
+    /// #     let json = serde_json::json!({"type": "object", "properties": {"w": {"type": "string", "pattern": source}}});
+    /// #     let schema = Schema::parse(&json).unwrap();
+    /// #     let PropertyKind::String(s) = schema.property("w").unwrap().kind() else { panic!() };
+    /// #     s.pattern().unwrap().clone()
+    /// # }
+    /// assert!(pattern("b").is_match("abc")); // unanchored
+    /// assert!(!pattern("^b$").is_match("abc"));
+    /// let backref = pattern("(a)\\1");
+    /// assert!(backref.is_match("xaax"));
+    /// assert!(!backref.is_match(&"a".repeat(100_000))); // too long to check: false
+    /// ```
     pub fn is_match(&self, text: &str) -> bool {
         self.is_match_bounded(text).unwrap_or(false)
     }
@@ -163,6 +208,22 @@ impl Pattern {
     /// backtracking engine (backreferences, lookarounds) and `text` is longer than the
     /// bound computed for it at compile time (see [`may_be_slow`](Self::may_be_slow)).
     /// Never runs for long, whatever the pattern and the text.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::schema::{Pattern, PropertyKind};
+    /// # fn pattern(source: &str) -> Pattern {
+    /// #     let json = serde_json::json!({"type": "object", "properties": {"w": {"type": "string", "pattern": source}}});
+    /// #     let schema = Schema::parse(&json).unwrap();
+    /// #     let PropertyKind::String(s) = schema.property("w").unwrap().kind() else { panic!() };
+    /// #     s.pattern().unwrap().clone()
+    /// # }
+    /// let backref = pattern("(a)\\1");
+    /// assert_eq!(backref.is_match_bounded("aa"), Some(true));
+    /// assert_eq!(backref.is_match_bounded("ab"), Some(false));
+    /// assert_eq!(backref.is_match_bounded(&"a".repeat(100_000)), None); // not checked
+    /// assert_eq!(pattern("a+").is_match_bounded(&"a".repeat(100_000)), Some(true));
+    /// ```
     pub fn is_match_bounded(&self, text: &str) -> Option<bool> {
         match &self.engine {
             Engine::Linear(linear) => Some(linear.is_match(text)),
@@ -177,6 +238,20 @@ impl Pattern {
     /// Whether every input is matched in linear time (the pattern translates exactly to
     /// a non-backtracking automaton). When `false`, inputs longer than a bound are not
     /// checked (see [`may_be_slow`](Self::may_be_slow)).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::schema::{Pattern, PropertyKind};
+    /// # fn pattern(source: &str) -> Pattern {
+    /// #     let json = serde_json::json!({"type": "object", "properties": {"w": {"type": "string", "pattern": source}}});
+    /// #     let schema = Schema::parse(&json).unwrap();
+    /// #     let PropertyKind::String(s) = schema.property("w").unwrap().kind() else { panic!() };
+    /// #     s.pattern().unwrap().clone()
+    /// # }
+    /// assert!(pattern("^[a-z0-9._-]+@[a-z]+$").is_linear());
+    /// assert!(!pattern("(?<=a)b").is_linear()); // a lookaround
+    /// assert!(!pattern("(a)\\1").is_linear()); // a backreference
+    /// ```
     pub fn is_linear(&self) -> bool {
         matches!(self.engine, Engine::Linear(_))
     }
@@ -184,8 +259,24 @@ impl Pattern {
     /// Whether an input of `len` code points is too long for this pattern to be
     /// matched safely: always `false` for a [linear](Self::is_linear) pattern; for the
     /// others, whether a pessimistic estimate of the backtracking work exceeds 10^8
-    /// steps (for example an unanchored `\1a+a+x` beyond a few dozen characters).
+    /// steps (for example an unanchored `(a)\1a+a+x` beyond about a hundred characters).
     /// [`is_match_bounded`](Self::is_match_bounded) answers `None` exactly then.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::schema::{Pattern, PropertyKind};
+    /// # fn pattern(source: &str) -> Pattern {
+    /// #     let json = serde_json::json!({"type": "object", "properties": {"w": {"type": "string", "pattern": source}}});
+    /// #     let schema = Schema::parse(&json).unwrap();
+    /// #     let PropertyKind::String(s) = schema.property("w").unwrap().kind() else { panic!() };
+    /// #     s.pattern().unwrap().clone()
+    /// # }
+    /// let p = pattern("(a)\\1a+a+x");
+    /// assert!(!p.may_be_slow(10));
+    /// assert!(p.may_be_slow(1_000));
+    /// assert_eq!(p.is_match_bounded(&"a".repeat(1_000)), None);
+    /// assert!(!pattern("a+a+x").may_be_slow(1_000_000)); // linear
+    /// ```
     pub fn may_be_slow(&self, len: usize) -> bool {
         match &self.engine {
             Engine::Linear(_) => false,

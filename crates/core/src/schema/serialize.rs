@@ -17,6 +17,21 @@ impl Schema {
     ///
     /// A schema read beyond the subset by [`Schema::parse_received`] gives back the JSON
     /// exactly as received.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use serde_json::json;
+    /// let json = json!({"type": "object", "properties": {
+    ///     "n": {"type": "integer", "maximum": 2.0},
+    ///     "tags": {"type": "array", "items": {"anyOf": [{"const": "a", "title": "A"}]}}
+    /// }, "required": []});
+    /// let schema = Schema::parse(&json)?;
+    /// assert_eq!(schema.to_value(), json); // `2.0` and `"required": []` kept
+    /// assert_eq!(serde_json::to_value(&schema).unwrap(), json);
+    /// let back: Schema = serde_json::from_value(json.clone()).unwrap(); // checked as by `parse`
+    /// assert_eq!(back.to_value(), json);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn to_value(&self) -> Value {
         if let Some(reading) = &self.reading {
             return reading.raw.clone();

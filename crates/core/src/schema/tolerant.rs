@@ -82,6 +82,26 @@ impl Schema {
     }
 
     /// [`parse_received`](Self::parse_received) with the given limits.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::{ErrorKind, Schema};
+    /// # use mcp_elicit_core::schema::{NoticeKind, ParseLimits};
+    /// # use serde_json::json;
+    /// let mut limits = ParseLimits::default();
+    /// limits.max_pattern_bytes = 4;
+    /// let received = json!({"type": "object", "properties": {
+    ///     "code": {"type": "string", "pattern": "^[A-Z]{3}$"}}});
+    /// // A pattern over a limit is a notice (the pattern is shown, not checked)...
+    /// let schema = Schema::parse_received_with_limits(&received, &limits)?;
+    /// assert_eq!(schema.notices()[0].kind(), NoticeKind::MalformedKeyword);
+    /// let code = schema.property("code").unwrap().extras().unwrap();
+    /// assert_eq!(code.unchecked_pattern(), Some("^[A-Z]{3}$"));
+    /// // ...but an error for the whole document.
+    /// limits.max_properties = 0;
+    /// let err = Schema::parse_received_with_limits(&received, &limits).unwrap_err();
+    /// assert_eq!(err.first().kind(), ErrorKind::TooLarge);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn parse_received_with_limits(
         value: &Value,
         limits: &ParseLimits,
@@ -122,6 +142,16 @@ impl Schema {
     }
 
     /// Parses JSON text, then reads it with [`parse_received`](Self::parse_received).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::{ErrorKind, Schema};
+    /// let schema = Schema::received_from_json_str(r#"{"type": "object", "properties": {
+    ///     "n": {"type": "integer", "exclusiveMinimum": 0}}}"#)?;
+    /// assert!(schema.is_beyond_subset());
+    /// let err = Schema::received_from_json_str("{").unwrap_err();
+    /// assert_eq!(err.first().kind(), ErrorKind::InvalidJson);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn received_from_json_str(text: &str) -> Result<Schema, Errors> {
         let limits = ParseLimits::default();
         if text.len() > limits.max_document_bytes {

@@ -135,6 +135,20 @@ pub(super) fn typed_multi(
 
 /// A field of an answer that this client could not check completely: the server checks
 /// the listed keywords. Serialized as `{"property": "word", "keywords": ["pattern"]}`.
+///
+/// ```
+/// use mcp_elicit_core::Schema;
+/// use mcp_elicit_core::validate::{UncheckedField, unchecked};
+/// use serde_json::json;
+///
+/// let schema = Schema::parse_received(&json!({"type": "object", "properties": {
+///     "at": {"type": "string", "format": "time"}}}))?;
+/// let left = unchecked(&schema, &json!({"at": "12:00"}));
+/// assert_eq!(left, [UncheckedField { property: "at".into(), keywords: vec!["format".into()] }]);
+/// assert_eq!(serde_json::to_value(&left[0]).unwrap(), json!({"property": "at", "keywords": ["format"]}));
+/// assert!(unchecked(&schema, &json!({})).is_empty()); // only fields present in the answer
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct UncheckedField {
     /// The field.
