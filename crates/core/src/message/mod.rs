@@ -111,15 +111,47 @@ pub const URL_ELICITATION_REQUIRED: i32 = -32042;
 
 /// The JSON-RPC error code a client returns for an `elicitation/create` whose mode it did
 /// not declare (and for malformed params): Invalid params.
+///
+/// ```
+/// use mcp_elicit_core::message::{Capability, CreateRequest, INVALID_PARAMS};
+/// use serde_json::json;
+///
+/// let request = CreateRequest::parse(&json!({"mode": "url", "message": "Sign in",
+///     "url": "https://example.com/login", "elicitationId": "e1"}))?;
+/// // A client that declared form mode only answers with a JSON-RPC error:
+/// let e = Capability::FORM.require(request.mode()).unwrap_err();
+/// let error = json!({"code": INVALID_PARAMS, "message": e.message()});
+/// assert_eq!(error["code"], -32602);
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 pub const INVALID_PARAMS: i32 = -32602;
 
 /// A default `message` for a `-32042` error (the specification's example wording).
 pub const URL_ELICITATION_REQUIRED_MESSAGE: &str = "This request requires more information.";
 
 /// The method of the elicitation request (server to client).
+///
+/// ```
+/// use mcp_elicit_core::message::{METHOD_CREATE, UrlRequest};
+/// use serde_json::json;
+///
+/// let params = UrlRequest::new("Sign in", "https://example.com/login", "e1")?.to_value();
+/// let rpc = json!({"jsonrpc": "2.0", "id": 1, "method": METHOD_CREATE, "params": params});
+/// assert_eq!(rpc["method"], "elicitation/create");
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 pub const METHOD_CREATE: &str = "elicitation/create";
 
 /// The method of the completion notification (server to client, URL mode).
+///
+/// ```
+/// use mcp_elicit_core::message::{CompleteNotification, METHOD_COMPLETE};
+/// use serde_json::json;
+///
+/// let params = CompleteNotification::new("e1").to_value();
+/// let rpc = json!({"jsonrpc": "2.0", "method": METHOD_COMPLETE, "params": params});
+/// assert_eq!(rpc["method"], "notifications/elicitation/complete");
+/// ```
 pub const METHOD_COMPLETE: &str = "notifications/elicitation/complete";
 
 /// Longest `message` accepted, in bytes (64 KiB).
@@ -136,7 +168,18 @@ pub const METHOD_COMPLETE: &str = "notifications/elicitation/complete";
 /// ```
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024;
 
-/// Longest `url` accepted, in bytes (8 KiB).
+/// Longest `url` accepted, in bytes (8 KiB), as a message field. Whether a URL is safe
+/// to show or send is [`url_safety`](crate::url_safety)'s question, with its own limits
+/// (a server may not send more than [`LONG_URL_LEN`](crate::url_safety::LONG_URL_LEN)).
+///
+/// ```
+/// use mcp_elicit_core::ErrorKind;
+/// use mcp_elicit_core::message::{MAX_URL_BYTES, UrlRequest};
+///
+/// let url = format!("https://example.com/{}", "a".repeat(MAX_URL_BYTES));
+/// let err = UrlRequest::new("Sign in", url, "e1").unwrap_err();
+/// assert_eq!((err.first().kind(), err.first().pointer()), (ErrorKind::TooLarge, "/url"));
+/// ```
 pub const MAX_URL_BYTES: usize = 8 * 1024;
 
 /// Longest `elicitationId` accepted, in bytes.
@@ -152,4 +195,14 @@ pub const MAX_URL_BYTES: usize = 8 * 1024;
 pub const MAX_ELICITATION_ID_BYTES: usize = 256;
 
 /// Most elicitations one `-32042` error may list.
+///
+/// ```
+/// use mcp_elicit_core::ErrorKind;
+/// use mcp_elicit_core::message::{MAX_REQUIRED_ELICITATIONS, UrlElicitationRequired, UrlRequest};
+///
+/// let many: Vec<UrlRequest> = (0..=MAX_REQUIRED_ELICITATIONS)
+///     .map(|i| UrlRequest::new("Sign in", "https://example.com/", format!("e{i}")).unwrap())
+///     .collect();
+/// assert_eq!(UrlElicitationRequired::new(many).unwrap_err().kind(), ErrorKind::TooLarge);
+/// ```
 pub const MAX_REQUIRED_ELICITATIONS: usize = 64;

@@ -88,6 +88,16 @@ impl UrlElicitationRequired {
     }
 
     /// The error's `data`: `{"elicitations": [{"mode": "url", "elicitationId", "url", "message"}, ...]}`.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::message::{UrlElicitationRequired, UrlRequest};
+    /// # use serde_json::json;
+    /// let login = UrlRequest::new("Sign in", "https://example.com/login", "e1")?;
+    /// let data = UrlElicitationRequired::single(login).unwrap().data();
+    /// assert_eq!(data, json!({"elicitations": [{"mode": "url", "elicitationId": "e1",
+    ///     "url": "https://example.com/login", "message": "Sign in"}]}));
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn data(&self) -> Value {
         let mut map = Map::new();
         map.insert(

@@ -280,7 +280,20 @@ impl Violations {
         self.0.len()
     }
 
-    /// Always `false`: a `Violations` holds at least one violation.
+    /// Always `false`: a `Violations` holds at least one violation (an empty result is
+    /// `Ok(())` from [`validate`](super::validate)).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::validate::validate;
+    /// # use serde_json::json;
+    /// let schema = Schema::from_json_str(r#"{"type": "object", "properties": {}}"#)?;
+    /// let err = validate(&schema, &json!({"extra": 1})).unwrap_err();
+    /// assert!(!err.is_empty());
+    /// assert_eq!(err.len(), 1);
+    /// assert!(validate(&schema, &json!({})).is_ok());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
