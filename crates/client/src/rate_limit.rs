@@ -33,15 +33,55 @@ use tokio::time::Instant;
 
 /// Below this, a "no" (decline or cancel) came faster than a person can read the
 /// request: the request keeps its token.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+/// # async fn main() {
+/// use mcp_elicit_client::rate_limit::{Admission, RateLimit, RateLimiter, TokioClock, READ_TIME};
+///
+/// assert_eq!(READ_TIME, std::time::Duration::from_millis(250));
+/// let policy = RateLimit { burst: 1, refill_every: std::time::Duration::from_secs(3600) };
+///
+/// // Declined at once: the token is spent, the next request is refused.
+/// let limiter = RateLimiter::new(policy, TokioClock);
+/// limiter.arrive().answered(false);
+/// assert_eq!(limiter.arrive().admission(), Admission::RefusedNotify);
+///
+/// // Declined after reading it: the token comes back.
+/// let limiter = RateLimiter::new(policy, TokioClock);
+/// let request = limiter.arrive();
+/// tokio::time::advance(READ_TIME).await;
+/// request.answered(false);
+/// assert_eq!(limiter.arrive().admission(), Admission::Allowed);
+/// # }
+/// ```
 pub const READ_TIME: Duration = Duration::from_millis(250);
 
-/// A source of monotonic time.
+/// A source of monotonic time for a [`RateLimiter`]; the client uses [`TokioClock`].
+/// See [`RateLimiter`] for a clock moved by hand.
 pub trait Clock: Send + Sync + 'static {
     /// Now.
     fn now(&self) -> Instant;
 }
 
 /// `tokio::time::Instant::now()` (pausable in tests).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+/// # async fn main() {
+/// use std::time::Duration;
+/// use mcp_elicit_client::rate_limit::{Admission, RateLimit, RateLimiter, TokioClock};
+///
+/// let limiter = RateLimiter::new(RateLimit::default(), TokioClock); // burst 5, 1 per 10 s
+/// for _ in 0..5 {
+///     assert_eq!(limiter.check(), Admission::Allowed);
+/// }
+/// assert_eq!(limiter.check(), Admission::RefusedNotify);
+/// // With paused time (`start_paused`, `tokio::time::pause`), the test moves the clock.
+/// tokio::time::advance(Duration::from_secs(10)).await;
+/// assert_eq!(limiter.check(), Admission::Allowed);
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TokioClock;
 
@@ -51,7 +91,21 @@ impl Clock for TokioClock {
     }
 }
 
-/// A token-bucket policy.
+/// A token-bucket policy: [`burst`](Self::burst) requests at once, then one more every
+/// [`refill_every`](Self::refill_every). Default: burst 5, one per 10 s.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_elicit_client::RateLimit;
+///
+/// let policy = RateLimit::default();
+/// assert_eq!((policy.burst, policy.refill_every), (5, Duration::from_secs(10)));
+/// // Serialized (in notices and JSON reports) with the period in seconds.
+/// assert_eq!(
+///     serde_json::to_value(policy).unwrap(),
+///     serde_json::json!({"burst": 5, "refill_every": 10.0})
+/// );
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct RateLimit {
     /// Requests allowed at once (bucket size). 0 refuses everything.
@@ -77,6 +131,30 @@ impl Default for RateLimit {
 impl RateLimit {
     /// Parses `off` (no limit) or `BURST/SECONDS` (e.g. `5/10`: five at once, then one
     /// more every ten seconds; fractional seconds allowed). The error says what is wrong.
+    ///
+    /// `off` is case-insensitive and spaces around the parts are allowed; `SECONDS` must be
+    /// above 0 and at most 86400 (one day); `BURST` 0 refuses every request.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit_client::RateLimit;
+    ///
+    /// assert_eq!(
+    ///     RateLimit::parse("5/10"),
+    ///     Ok(RateLimit { burst: 5, refill_every: Duration::from_secs(10) })
+    /// );
+    /// assert_eq!(RateLimit::parse(" 3 / 0.5 ")?.refill_every, Duration::from_millis(500));
+    /// assert_eq!(RateLimit::parse("OFF"), Ok(RateLimit::UNLIMITED));
+    ///
+    /// assert_eq!(
+    ///     RateLimit::parse("5").unwrap_err(),
+    ///     "rate limit \"5\": expected off or BURST/SECONDS, e.g. 5/10"
+    /// );
+    /// assert!(RateLimit::parse("many/10").unwrap_err().contains("BURST must be a whole number"));
+    /// assert!(RateLimit::parse("5/0").unwrap_err().contains("SECONDS must be a number above 0"));
+    /// assert!(RateLimit::parse("5/172800").is_err()); // two days: too slow to be useful
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn parse(s: &str) -> Result<Self, String> {
         let s = s.trim();
         if s.eq_ignore_ascii_case("off") {
@@ -105,14 +183,36 @@ impl RateLimit {
         })
     }
 
-    /// No limit in practice (for trusted, scripted use).
+    /// No limit in practice (for trusted, scripted use): a bucket of `u32::MAX` that refills
+    /// every nanosecond. What `off` parses to.
+    ///
+    /// ```
+    /// use mcp_elicit_client::rate_limit::{Admission, RateLimit, RateLimiter, TokioClock};
+    ///
+    /// let limiter = RateLimiter::new(RateLimit::UNLIMITED, TokioClock);
+    /// let flood: Vec<_> = (0..1000).map(|_| limiter.arrive()).collect();
+    /// assert!(flood.iter().all(|a| a.admission() == Admission::Allowed));
+    /// ```
     pub const UNLIMITED: RateLimit = RateLimit {
         burst: u32::MAX,
         refill_every: Duration::from_nanos(1),
     };
 }
 
-/// What [`RateLimiter::check`] decided.
+/// What [`RateLimiter::check`] (or [`RateLimiter::arrive`]) decided. The client answers a
+/// refused request `cancel` without showing it, and sends the user one
+/// [`Notice::RateLimited`](crate::Notice::RateLimited) on [`RefusedNotify`](Self::RefusedNotify).
+///
+/// ```
+/// use mcp_elicit_client::rate_limit::{Admission, RateLimit, RateLimiter, TokioClock};
+///
+/// let limiter = RateLimiter::new(RateLimit::parse("1/60")?, TokioClock);
+/// assert_eq!(limiter.check(), Admission::Allowed);
+/// assert_eq!(limiter.check(), Admission::RefusedNotify); // first refusal: tell the user
+/// assert_eq!(limiter.check(), Admission::RefusedSilently); // already told
+/// assert_eq!(limiter.check(), Admission::RefusedSilently);
+/// # Ok::<(), String>(())
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Admission {
     /// Go ahead.
@@ -181,7 +281,19 @@ pub struct RateLimiter<C: Clock = TokioClock> {
 }
 
 impl<C: Clock> RateLimiter<C> {
-    /// A full bucket.
+    /// A full bucket: [`RateLimit::burst`] requests are admitted at once.
+    ///
+    /// ```
+    /// use mcp_elicit_client::rate_limit::{Admission, RateLimit, RateLimiter, TokioClock};
+    ///
+    /// let limiter = RateLimiter::new(RateLimit::parse("3/10")?, TokioClock);
+    /// let admitted = (0..4).filter(|_| limiter.check() == Admission::Allowed).count();
+    /// assert_eq!(admitted, 3);
+    ///
+    /// let closed = RateLimiter::new(RateLimit::parse("0/10")?, TokioClock);
+    /// assert_ne!(closed.check(), Admission::Allowed); // burst 0 refuses everything
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn new(policy: RateLimit, clock: C) -> Self {
         let last = clock.now();
         Self {
@@ -225,12 +337,38 @@ impl<C: Clock> RateLimiter<C> {
         }
     }
 
-    /// The policy.
+    /// The policy (as given to [`new`](Self::new)).
+    ///
+    /// ```
+    /// use mcp_elicit_client::rate_limit::{RateLimit, RateLimiter, TokioClock};
+    ///
+    /// let limiter = RateLimiter::new(RateLimit::default(), TokioClock);
+    /// assert_eq!(limiter.policy(), RateLimit::default());
+    /// ```
     pub fn policy(&self) -> RateLimit {
         self.policy
     }
 
-    /// Takes a token when one is available.
+    /// Takes a token when one is available, without tracking the request: no refund later
+    /// (what [`arrive`](Self::arrive) adds). Fractions of a refill period add up.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread", start_paused = true)]
+    /// # async fn main() -> Result<(), String> {
+    /// use std::time::Duration;
+    /// use mcp_elicit_client::rate_limit::{Admission, RateLimit, RateLimiter, TokioClock};
+    ///
+    /// let limiter = RateLimiter::new(RateLimit::parse("1/10")?, TokioClock);
+    /// assert_eq!(limiter.check(), Admission::Allowed);
+    /// for _ in 0..3 {
+    ///     tokio::time::advance(Duration::from_millis(2500)).await;
+    ///     assert_ne!(limiter.check(), Admission::Allowed);
+    /// }
+    /// tokio::time::advance(Duration::from_millis(2500)).await; // 4 × 2.5 s = one token
+    /// assert_eq!(limiter.check(), Admission::Allowed);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn check(&self) -> Admission {
         let now = self.clock.now();
         let mut b = self.lock();
@@ -265,6 +403,23 @@ impl<C: Clock> RateLimiter<C> {
 }
 
 /// A request admitted by [`RateLimiter::arrive`], held until it is answered.
+///
+/// Hold it while the request is shown or queued: requests that arrive meanwhile count as a
+/// flood and never get their token back.
+///
+/// ```
+/// use mcp_elicit_client::rate_limit::{Admission, RateLimit, RateLimiter, TokioClock};
+///
+/// let limiter = RateLimiter::new(RateLimit::parse("2/3600")?, TokioClock);
+/// let first = limiter.arrive(); // alone: refundable
+/// let second = limiter.arrive(); // arrived while `first` waits: not refundable
+/// assert_eq!(second.admission(), Admission::Allowed);
+/// second.answered(true);
+/// first.answered(true); // one token back
+/// assert_eq!(limiter.arrive().admission(), Admission::Allowed);
+/// assert_eq!(limiter.arrive().admission(), Admission::RefusedNotify);
+/// # Ok::<(), String>(())
+/// ```
 #[derive(Debug)]
 pub struct Arrival<'a, C: Clock = TokioClock> {
     limiter: &'a RateLimiter<C>,
@@ -276,14 +431,39 @@ pub struct Arrival<'a, C: Clock = TokioClock> {
 }
 
 impl<C: Clock> Arrival<'_, C> {
-    /// What the limiter decided.
+    /// What the limiter decided for this request (see [`Admission`]).
+    ///
+    /// ```
+    /// use mcp_elicit_client::rate_limit::{Admission, RateLimit, RateLimiter, TokioClock};
+    ///
+    /// let limiter = RateLimiter::new(RateLimit::parse("1/60")?, TokioClock);
+    /// let shown = limiter.arrive();
+    /// assert_eq!(shown.admission(), Admission::Allowed);
+    /// assert_eq!(limiter.arrive().admission(), Admission::RefusedNotify);
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn admission(&self) -> Admission {
         self.admission
     }
 
     /// The request was answered (by the user or a script), `accepted` or not: a request
     /// that arrived while no other was waiting gets its token back, unless it was
-    /// turned down faster than a person can read ([`READ_TIME`]).
+    /// turned down faster than a person can read ([`READ_TIME`]). Dropping the arrival
+    /// instead (the request was never answered) keeps the token spent.
+    ///
+    /// ```
+    /// use mcp_elicit_client::rate_limit::{Admission, RateLimit, RateLimiter, TokioClock};
+    ///
+    /// let limiter = RateLimiter::new(RateLimit::parse("1/3600")?, TokioClock);
+    /// for _ in 0..100 {
+    ///     let step = limiter.arrive(); // one wizard step at a time...
+    ///     assert_eq!(step.admission(), Admission::Allowed);
+    ///     step.answered(true); // ...accepted: the token comes back
+    /// }
+    /// drop(limiter.arrive()); // withdrawn without an answer: the token stays spent
+    /// assert_eq!(limiter.arrive().admission(), Admission::RefusedNotify);
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn answered(mut self, accepted: bool) {
         let read = self.limiter.clock.now().saturating_duration_since(self.at) >= READ_TIME;
         if std::mem::take(&mut self.refund) && (accepted || read) {
