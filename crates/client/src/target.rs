@@ -46,7 +46,21 @@ pub enum ServerTarget {
     },
 }
 
-/// Why a target string was not understood.
+/// Why a target string was not understood: one sentence, showing the input, saying what
+/// would be accepted.
+///
+/// ```
+/// use mcp_elicit_client::ServerTarget;
+///
+/// let reason = |s: &str| s.parse::<ServerTarget>().unwrap_err().to_string();
+/// assert_eq!(reason("stdio:"), "stdio: needs a command, e.g. stdio:python3 server.py");
+/// assert_eq!(reason("stdio:python3 'server.py"), "unbalanced quotes in \"stdio:python3 'server.py\"");
+/// assert!(reason("server.py").starts_with("\"server.py\" is neither an http(s) URL nor stdio:COMMAND"));
+/// assert_eq!(
+///     reason("ws://localhost:9000/mcp"),
+///     "unsupported scheme \"ws\": use http(s)://... or stdio:COMMAND"
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct TargetError(String);

@@ -34,11 +34,32 @@ use serde::Serialize;
 pub struct PlainText(String);
 
 /// The replacement for a character that could change how the text displays.
+///
+/// ```
+/// use mcp_elicit_client::text::{PlainText, REPLACEMENT};
+///
+/// let shown = PlainText::from_untrusted("ring the bell\u{7}");
+/// assert!(shown.as_str().ends_with(REPLACEMENT));
+/// assert_eq!(REPLACEMENT, '\u{fffd}');
+/// ```
 pub const REPLACEMENT: char = '\u{FFFD}';
 
 impl PlainText {
     /// Cleans untrusted text. Newlines and tabs are kept; CR, other C0 controls, DEL,
-    /// C1 controls (ESC sequences, CSI) and bidirectional controls become U+FFFD.
+    /// C1 controls (ESC sequences, CSI), bidirectional controls and the Unicode line and
+    /// paragraph separators become U+FFFD, one for one.
+    ///
+    /// ```
+    /// use mcp_elicit_client::PlainText;
+    ///
+    /// // A CR could make "approved" overwrite the start of the line in a terminal.
+    /// let t = PlainText::from_untrusted("denied\rapproved\n\tnext line");
+    /// assert_eq!(t.as_str(), "denied\u{fffd}approved\n\tnext line");
+    /// // The 8-bit CSI and a line separator, too.
+    /// assert_eq!(PlainText::from_untrusted("a\u{9b}b\u{2028}c").as_str(), "a\u{fffd}b\u{fffd}c");
+    /// // Ordinary non-ASCII text is untouched.
+    /// assert_eq!(PlainText::from_untrusted("Grüße, 名前").as_str(), "Grüße, 名前");
+    /// ```
     pub fn from_untrusted(text: &str) -> Self {
         Self(
             text.chars()
@@ -47,17 +68,41 @@ impl PlainText {
         )
     }
 
-    /// The cleaned text.
+    /// The cleaned text (also through [`Display`](fmt::Display) and `AsRef<str>`).
+    ///
+    /// ```
+    /// use mcp_elicit_client::PlainText;
+    ///
+    /// let t = PlainText::from_untrusted("Your city?");
+    /// assert_eq!(t.as_str(), "Your city?");
+    /// assert_eq!(t.to_string(), "Your city?");
+    /// ```
     pub fn as_str(&self) -> &str {
         &self.0
     }
 
-    /// Whether cleaning replaced anything (the host may say so).
+    /// Whether cleaning replaced anything (the host may say so). Text that already held a
+    /// U+FFFD counts as altered too.
+    ///
+    /// ```
+    /// use mcp_elicit_client::PlainText;
+    ///
+    /// assert!(PlainText::from_untrusted("\u{202e}gpj.exe").was_altered());
+    /// assert!(!PlainText::from_untrusted("plain\ttext\n").was_altered());
+    /// assert!(PlainText::from_untrusted("already \u{fffd}").was_altered());
+    /// ```
     pub fn was_altered(&self) -> bool {
         self.0.contains(REPLACEMENT)
     }
 
-    /// Consumes it.
+    /// Consumes it, returning the cleaned text.
+    ///
+    /// ```
+    /// use mcp_elicit_client::PlainText;
+    ///
+    /// let s: String = PlainText::from_untrusted("a\u{1b}b").into_string();
+    /// assert_eq!(s, "a\u{fffd}b");
+    /// ```
     pub fn into_string(self) -> String {
         self.0
     }
