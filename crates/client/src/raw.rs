@@ -68,14 +68,58 @@ fn is_interesting_result(result: &Value) -> bool {
     unusual_type || obj.contains_key("inputRequests") || obj.contains_key("requestState")
 }
 
-/// Raw params of `elicitation/create` requests not yet handled, by request id.
+/// Raw params of `elicitation/create` requests not yet handled, by request id (and raw
+/// results that are not plain `complete` ones, by the id of the request they answer).
+///
+/// Clones share the same store: the transport observes, the handler takes. A host that
+/// writes its own transport feeds every incoming message to [`observe`](Self::observe) (or
+/// [`observe_str`](Self::observe_str)) of
+/// [`ElicitationClient::raw_requests`](crate::ElicitationClient::raw_requests):
+///
+/// ```
+/// use mcp_elicit_client::RawRequests;
+/// use mcp_elicit_client::rmcp::model::NumberOrString;
+/// use serde_json::json;
+///
+/// let raw = RawRequests::default();
+/// let transport_side = raw.clone();
+/// transport_side.observe(&json!({
+///     "jsonrpc": "2.0", "id": 7, "method": "elicitation/create",
+///     "params": {"message": "Your handle?", "requestedSchema": {"type": "object",
+///         "properties": {"handle": {"type": "string", "pattern": "^[a-z]+$"}}}}
+/// }));
+/// // Everything else passes unseen.
+/// transport_side.observe(&json!({"jsonrpc": "2.0", "id": 8, "method": "ping"}));
+/// assert_eq!(raw.len(), 1);
+///
+/// // The handler answering request 7 gets the params exactly as sent, `pattern` included.
+/// let params = raw.take(&NumberOrString::Number(7)).unwrap();
+/// assert_eq!(params["requestedSchema"]["properties"]["handle"]["pattern"], "^[a-z]+$");
+/// assert!(raw.take(&NumberOrString::Number(7)).is_none()); // taken once
+/// assert!(raw.is_empty());
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct RawRequests {
     inner: Arc<Mutex<Inner>>,
 }
 
 impl RawRequests {
-    /// Most entries kept.
+    /// Most entries kept of each kind (requests, results); past it the oldest are dropped,
+    /// and their requests are then presented from rmcp's typed parse.
+    ///
+    /// ```
+    /// use mcp_elicit_client::RawRequests;
+    /// use mcp_elicit_client::rmcp::model::NumberOrString;
+    /// use serde_json::json;
+    ///
+    /// let raw = RawRequests::default();
+    /// for id in 0..(RawRequests::CAPACITY as i64 + 1) {
+    ///     raw.observe(&json!({"id": id, "method": "elicitation/create", "params": {}}));
+    /// }
+    /// assert_eq!(raw.len(), RawRequests::CAPACITY);
+    /// assert!(raw.take(&NumberOrString::Number(0)).is_none()); // the oldest went first
+    /// assert!(raw.take(&NumberOrString::Number(1)).is_some());
+    /// ```
     pub const CAPACITY: usize = 256;
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
@@ -86,7 +130,25 @@ impl RawRequests {
     }
 
     /// Looks at one incoming JSON-RPC message (or a batch) and keeps the params of an
-    /// `elicitation/create` request. Anything else is ignored.
+    /// `elicitation/create` request, and a result that is not a plain `complete` one
+    /// (see [`take_result`](Self::take_result)). Anything else is ignored, as are messages
+    /// without a usable `id`.
+    ///
+    /// ```
+    /// use mcp_elicit_client::RawRequests;
+    /// use mcp_elicit_client::rmcp::model::NumberOrString;
+    /// use serde_json::json;
+    ///
+    /// let raw = RawRequests::default();
+    /// raw.observe(&json!([
+    ///     {"jsonrpc": "2.0", "id": "a", "method": "elicitation/create", "params": {"message": "1"}},
+    ///     {"jsonrpc": "2.0", "method": "elicitation/create", "params": {"message": "no id"}},
+    ///     {"jsonrpc": "2.0", "id": "b", "method": "elicitation/create"},
+    /// ]));
+    /// assert_eq!(raw.len(), 2);
+    /// // A request without params is kept as `null` (the handler then refuses it).
+    /// assert_eq!(raw.take(&NumberOrString::String("b".into())), Some(serde_json::Value::Null));
+    /// ```
     pub fn observe(&self, message: &Value) {
         match message {
             Value::Array(batch) => batch.iter().for_each(|m| self.observe_one(m)),
@@ -95,6 +157,19 @@ impl RawRequests {
     }
 
     /// Like [`observe`](Self::observe), from JSON text (an SSE `data` field, a stdio line).
+    /// Messages that cannot matter (notifications, plain results) are skimmed without being
+    /// built; text that is not JSON is ignored.
+    ///
+    /// ```
+    /// use mcp_elicit_client::RawRequests;
+    /// use mcp_elicit_client::rmcp::model::NumberOrString;
+    ///
+    /// let raw = RawRequests::default();
+    /// // JSON escapes in the method name do not hide a request.
+    /// raw.observe_str(r#"{"jsonrpc":"2.0","id":3,"method":"elicitation\/cre\u0061te","params":{}}"#);
+    /// raw.observe_str("not json");
+    /// assert!(raw.take(&NumberOrString::Number(3)).is_some());
+    /// ```
     pub fn observe_str(&self, text: &str) {
         /// Only the method and the result's markers: everything else is skipped without
         /// being built, so the common case (notifications, large tool results) stays cheap.
@@ -149,23 +224,62 @@ impl RawRequests {
         }
     }
 
-    /// Takes the raw params of request `id`, if captured.
+    /// Takes the raw params of request `id`, if captured: the first call gets them, later
+    /// calls `None`. The id is matched exactly (`7` and `"7"` differ).
+    ///
+    /// ```
+    /// use mcp_elicit_client::RawRequests;
+    /// use mcp_elicit_client::rmcp::model::NumberOrString;
+    ///
+    /// let raw = RawRequests::default();
+    /// raw.observe_str(r#"{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"message":"m"}}"#);
+    /// assert!(raw.take(&NumberOrString::String("7".into())).is_none());
+    /// assert_eq!(raw.take(&NumberOrString::Number(7)).unwrap()["message"], "m");
+    /// assert!(raw.take(&NumberOrString::Number(7)).is_none());
+    /// ```
     pub fn take(&self, id: &RequestId) -> Option<Value> {
         self.lock().params.take(id)
     }
 
     /// Takes the raw result answering our request `id`, if it was captured (only results
-    /// that are not plain `complete` ones are).
+    /// that are not plain `complete` ones are: a `resultType` other than `complete`, or an
+    /// `inputRequests` or `requestState` member).
+    ///
+    /// ```
+    /// use mcp_elicit_client::RawRequests;
+    /// use mcp_elicit_client::rmcp::model::NumberOrString;
+    ///
+    /// let raw = RawRequests::default();
+    /// raw.observe_str(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","content":[]}}"#);
+    /// raw.observe_str(r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"input_required","requestState":"s1"}}"#);
+    /// assert!(raw.take_result(&NumberOrString::Number(1)).is_none()); // plain: rmcp's parse is enough
+    /// let result = raw.take_result(&NumberOrString::Number(2)).unwrap();
+    /// assert_eq!(result["requestState"], "s1");
+    /// assert!(raw.is_empty()); // `len` counts captured requests only
+    /// ```
     pub fn take_result(&self, id: &RequestId) -> Option<Value> {
         self.lock().results.take(id)
     }
 
-    /// Number of captured requests not taken yet.
+    /// Number of captured requests not taken yet (results are not counted).
+    ///
+    /// ```
+    /// use mcp_elicit_client::RawRequests;
+    ///
+    /// let raw = RawRequests::default();
+    /// raw.observe_str(r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{}}"#);
+    /// raw.observe_str(r#"{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{}}"#);
+    /// assert_eq!(raw.len(), 1); // the same id again replaces the entry
+    /// ```
     pub fn len(&self) -> usize {
         self.lock().params.values.len()
     }
 
-    /// Whether nothing waits to be taken.
+    /// Whether no captured request waits to be taken.
+    ///
+    /// ```
+    /// assert!(mcp_elicit_client::RawRequests::default().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }

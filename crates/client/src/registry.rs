@@ -17,6 +17,26 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use tokio::sync::watch;
 
 /// Why waiting for a completion ended without one.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use mcp_elicit_client::{CompletionRegistry, WaitError};
+///
+/// // A full registry forgets the oldest pending id to make room.
+/// let registry = CompletionRegistry::with_capacity(1);
+/// let mut first = registry.register("el-1");
+/// let _second = registry.register("el-2");
+/// assert_eq!(first.wait().await, Err(WaitError::Evicted));
+///
+/// registry.close();
+/// assert_eq!(registry.register("el-3").wait().await, Err(WaitError::Disconnected));
+/// assert_eq!(
+///     WaitError::Disconnected.to_string(),
+///     "the connection closed before the elicitation completed"
+/// );
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum WaitError {
     /// The connection closed.
@@ -27,7 +47,20 @@ pub enum WaitError {
     Evicted,
 }
 
-/// What a notification did.
+/// What a notification did (see [`CompletionRegistry::complete`]). Only
+/// [`Completed`](Self::Completed) reaches the user, as
+/// [`Notice::Completed`](crate::Notice::Completed); the rest is ignored, as the
+/// specification requires.
+///
+/// ```
+/// use mcp_elicit_client::{CompleteOutcome, CompletionRegistry};
+///
+/// let registry = CompletionRegistry::default();
+/// assert_eq!(registry.complete("never-sent"), CompleteOutcome::UnknownId);
+/// let _waiter = registry.register("el-1");
+/// assert_eq!(registry.complete("el-1"), CompleteOutcome::Completed);
+/// assert_eq!(registry.complete("el-1"), CompleteOutcome::AlreadyCompleted);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CompleteOutcome {
     /// A pending id completed; its waiters were woken.
@@ -94,7 +127,24 @@ impl Default for CompletionRegistry {
     }
 }
 
-/// Resolves when one elicitation completes.
+/// Resolves when one elicitation completes; made by [`CompletionRegistry::register`].
+/// Several waiters on one id all resolve.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use mcp_elicit_client::CompletionRegistry;
+///
+/// let registry = CompletionRegistry::default();
+/// let mut waiter = registry.register("el-1");
+/// let mut other = registry.register("el-1");
+/// let task = tokio::spawn(async move { waiter.wait().await });
+/// registry.complete("el-1");
+/// assert_eq!(task.await.unwrap(), Ok(()));
+/// assert!(other.is_completed());
+/// assert_eq!(other.wait().await, Ok(())); // already completed: returns at once
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct CompletionWaiter {
     id: String,
@@ -103,11 +153,31 @@ pub struct CompletionWaiter {
 
 impl CompletionWaiter {
     /// The elicitation id.
+    ///
+    /// ```
+    /// let registry = mcp_elicit_client::CompletionRegistry::default();
+    /// assert_eq!(registry.register("el-1").id(), "el-1");
+    /// ```
     pub fn id(&self) -> &str {
         &self.id
     }
 
-    /// Waits for the completion notification.
+    /// Waits for the completion notification: `Ok` once the id completed (also when it
+    /// had before this call), an error when the connection closed or the registry forgot
+    /// the id. Never hangs past [`CompletionRegistry::close`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use mcp_elicit_client::{CompletionRegistry, WaitError};
+    ///
+    /// let registry = CompletionRegistry::default();
+    /// let mut waiter = registry.register("el-1");
+    /// let closer = registry.clone(); // what the transport does when the server goes away
+    /// tokio::spawn(async move { closer.close() });
+    /// assert_eq!(waiter.wait().await, Err(WaitError::Disconnected));
+    /// # }
+    /// ```
     pub async fn wait(&mut self) -> Result<(), WaitError> {
         loop {
             match *self.rx.borrow_and_update() {
@@ -123,16 +193,51 @@ impl CompletionWaiter {
     }
 
     /// Whether it completed already (without waiting).
+    ///
+    /// ```
+    /// let registry = mcp_elicit_client::CompletionRegistry::default();
+    /// let waiter = registry.register("el-1");
+    /// assert!(!waiter.is_completed());
+    /// registry.complete("el-1");
+    /// assert!(waiter.is_completed());
+    /// ```
     pub fn is_completed(&self) -> bool {
         *self.rx.borrow() == Status::Completed
     }
 }
 
 impl CompletionRegistry {
-    /// Default bound on tracked ids.
+    /// Default bound on tracked ids (what [`Default`] uses).
+    ///
+    /// ```
+    /// use mcp_elicit_client::CompletionRegistry;
+    ///
+    /// assert_eq!(CompletionRegistry::DEFAULT_CAPACITY, 1024);
+    /// let registry = CompletionRegistry::default();
+    /// let waiters: Vec<_> = (0..2000).map(|i| registry.register(&format!("el-{i}"))).collect();
+    /// assert_eq!(registry.len(), CompletionRegistry::DEFAULT_CAPACITY);
+    /// assert!(!registry.is_pending("el-0") && registry.is_pending("el-1999"));
+    /// # drop(waiters);
+    /// ```
     pub const DEFAULT_CAPACITY: usize = 1024;
 
-    /// A registry tracking at most `capacity` ids (at least 1).
+    /// A registry tracking at most `capacity` ids (at least 1). When full, the oldest
+    /// completed id is forgotten first, else the oldest pending one (its waiters end with
+    /// [`WaitError::Evicted`]).
+    ///
+    /// ```
+    /// use mcp_elicit_client::{CompleteOutcome, CompletionRegistry};
+    ///
+    /// let registry = CompletionRegistry::with_capacity(2);
+    /// let _a = registry.register("a");
+    /// registry.complete("a");
+    /// let _b = registry.register("b");
+    /// let _c = registry.register("c"); // full: forgets completed "a", keeps pending "b"
+    /// assert_eq!(registry.complete("a"), CompleteOutcome::UnknownId);
+    /// assert!(registry.is_pending("b") && registry.is_pending("c"));
+    ///
+    /// assert_eq!(CompletionRegistry::with_capacity(0).register("x").id(), "x"); // 0 means 1
+    /// ```
     pub fn with_capacity(capacity: usize) -> Self {
         Self {
             inner: Arc::default(),
@@ -150,6 +255,17 @@ impl CompletionRegistry {
     /// Makes `id` known (the server sent it) and returns a waiter for it. Registering a
     /// known id returns a waiter on the existing entry (a completed id stays completed).
     /// Call this *before* presenting the elicitation, so a fast notification is not lost.
+    /// After [`close`](Self::close) the waiter fails at once and the id stays unknown.
+    ///
+    /// ```
+    /// use mcp_elicit_client::{CompleteOutcome, CompletionRegistry};
+    ///
+    /// let registry = CompletionRegistry::default();
+    /// let _waiter = registry.register("el-1");
+    /// // The notification may arrive before the user even saw the URL: it is kept.
+    /// assert_eq!(registry.complete("el-1"), CompleteOutcome::Completed);
+    /// assert!(registry.register("el-1").is_completed()); // the id is not reset
+    /// ```
     pub fn register(&self, id: &str) -> CompletionWaiter {
         let mut inner = self.lock();
         if let Some(entry) = inner.entries.get(id) {
@@ -204,7 +320,18 @@ impl CompletionRegistry {
         }
     }
 
-    /// Handles `notifications/elicitation/complete` for `id`.
+    /// Handles `notifications/elicitation/complete` for `id`: wakes its waiters if it is
+    /// known and pending; anything else is ignored (see [`CompleteOutcome`]).
+    ///
+    /// ```
+    /// use mcp_elicit_client::{CompleteOutcome, CompletionRegistry};
+    ///
+    /// let registry = CompletionRegistry::default();
+    /// let waiter = registry.register("el-1");
+    /// assert_eq!(registry.complete("EL-1"), CompleteOutcome::UnknownId); // ids are exact
+    /// assert_eq!(registry.complete("el-1"), CompleteOutcome::Completed);
+    /// assert!(waiter.is_completed());
+    /// ```
     pub fn complete(&self, id: &str) -> CompleteOutcome {
         let inner = self.lock();
         let Some(entry) = inner.entries.get(id) else {
@@ -226,6 +353,15 @@ impl CompletionRegistry {
     }
 
     /// Whether `id` is known and still pending.
+    ///
+    /// ```
+    /// let registry = mcp_elicit_client::CompletionRegistry::default();
+    /// assert!(!registry.is_pending("el-1")); // unknown
+    /// let _waiter = registry.register("el-1");
+    /// assert!(registry.is_pending("el-1"));
+    /// registry.complete("el-1");
+    /// assert!(!registry.is_pending("el-1"));
+    /// ```
     pub fn is_pending(&self, id: &str) -> bool {
         self.lock()
             .entries
@@ -233,18 +369,45 @@ impl CompletionRegistry {
             .is_some_and(|e| *e.tx.borrow() == Status::Pending)
     }
 
-    /// Number of tracked ids.
+    /// Number of tracked ids, pending and completed (dropping a waiter does not forget
+    /// its id).
+    ///
+    /// ```
+    /// let registry = mcp_elicit_client::CompletionRegistry::default();
+    /// drop(registry.register("a"));
+    /// registry.register("b");
+    /// registry.complete("b");
+    /// assert_eq!(registry.len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.lock().entries.len()
     }
 
     /// Whether no id is tracked.
+    ///
+    /// ```
+    /// assert!(mcp_elicit_client::CompletionRegistry::default().is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The connection closed: every pending waiter ends with
-    /// [`WaitError::Disconnected`], and later registrations fail at once.
+    /// [`WaitError::Disconnected`], and later registrations fail at once. The client's
+    /// transports call it when the server goes away
+    /// ([`transport::watched`](crate::transport::watched)).
+    ///
+    /// ```
+    /// use mcp_elicit_client::{CompleteOutcome, CompletionRegistry};
+    ///
+    /// let registry = CompletionRegistry::default();
+    /// let pending = registry.register("el-1");
+    /// registry.close();
+    /// assert!(registry.is_closed());
+    /// assert!(!pending.is_completed());
+    /// assert!(!registry.is_pending("el-1")); // ended, not pending
+    /// assert_eq!(registry.complete("late"), CompleteOutcome::UnknownId);
+    /// ```
     pub fn close(&self) {
         let mut inner = self.lock();
         inner.closed = true;
@@ -261,6 +424,13 @@ impl CompletionRegistry {
     }
 
     /// Whether [`close`](Self::close) was called.
+    ///
+    /// ```
+    /// let registry = mcp_elicit_client::CompletionRegistry::default();
+    /// assert!(!registry.is_closed());
+    /// registry.clone().close(); // clones share the state
+    /// assert!(registry.is_closed());
+    /// ```
     pub fn is_closed(&self) -> bool {
         self.lock().closed
     }
