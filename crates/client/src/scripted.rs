@@ -22,7 +22,56 @@ use crate::ui::{
     UrlPrompt,
 };
 
-/// How forms are answered.
+/// How forms are answered. Whatever the policy, answers are validated by the client
+/// before anything is sent.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use std::sync::Arc;
+/// # use mcp_elicit_client::{FormPrompt, PlainText, ServerIdentity, TransportIdentity};
+/// # use mcp_elicit_core::Schema;
+/// # use serde_json::json;
+/// # // A form with `order` (no default) and `note` (default "none"):
+/// # let raw_schema = json!({"type": "object", "properties": {
+/// #     "order": {"type": "string", "format": "uuid", "title": "Order id"},
+/// #     "note": {"type": "string", "default": "none"}
+/// # }});
+/// # let prompt = FormPrompt {
+/// #     server: ServerIdentity::new(None, TransportIdentity::Other { description: "test".into() }),
+/// #     request_id: "1".into(),
+/// #     message: PlainText::from_untrusted("Which order?"),
+/// #     schema: Arc::new(Schema::parse_received(&raw_schema)?),
+/// #     raw_schema,
+/// #     values: json!({"note": "none"}).as_object().cloned().unwrap(),
+/// #     prefilled: vec!["note".into()],
+/// #     errors: Vec::new(),
+/// #     attempt: 1,
+/// #     secret_findings: Vec::new(),
+/// #     link_findings: Vec::new(),
+/// # };
+/// use mcp_elicit_client::{ElicitationUi, FormPolicy, FormResponse, ScriptedUi, UrlPolicy};
+/// use mcp_elicit_core::message::Capability;
+///
+/// let answer = |policy: FormPolicy| {
+///     let ui = ScriptedUi::new(Capability::FORM, policy, UrlPolicy::Never).with_sink(|_| {});
+///     let prompt = prompt.clone();
+///     async move { ui.present_form(prompt).await }
+/// };
+/// let submitted = |v: serde_json::Value| FormResponse::Submit(v.as_object().cloned().unwrap());
+///
+/// assert_eq!(answer(FormPolicy::AcceptDefaults).await, submitted(json!({"note": "none"})));
+/// // Entries the form has no field for are left out: one object can answer many forms.
+/// let answers = json!({"order": "4f1c", "coupon": "X"}).as_object().cloned().unwrap();
+/// assert_eq!(
+///     answer(FormPolicy::Answers(answers)).await,
+///     submitted(json!({"note": "none", "order": "4f1c"}))
+/// );
+/// assert_eq!(answer(FormPolicy::Decline).await, FormResponse::Decline);
+/// assert_eq!(answer(FormPolicy::Cancel).await, FormResponse::Cancel);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum FormPolicy {
     /// Accept with the schema defaults.
@@ -43,7 +92,24 @@ pub enum FormPolicy {
 }
 
 impl FormPolicy {
-    /// Reads answers from JSON: an object (used for every form) or an array of objects.
+    /// Reads answers from JSON: an object (used for every form) or an array of objects
+    /// (the 1st, 2nd... form). Anything else is an error saying so.
+    ///
+    /// ```
+    /// use mcp_elicit_client::FormPolicy;
+    /// use serde_json::json;
+    ///
+    /// assert!(matches!(FormPolicy::answers_from_json(&json!({"name": "Ada"})), Ok(FormPolicy::Answers(_))));
+    /// let Ok(FormPolicy::AnswerList(list)) = FormPolicy::answers_from_json(&json!([{"a": 1}, {}])) else {
+    ///     panic!()
+    /// };
+    /// assert_eq!(list.len(), 2);
+    /// assert_eq!(
+    ///     FormPolicy::answers_from_json(&json!([{"a": 1}, 2])).unwrap_err(),
+    ///     "answers[1] is not a JSON object"
+    /// );
+    /// assert!(FormPolicy::answers_from_json(&json!("Ada")).is_err());
+    /// ```
     pub fn answers_from_json(value: &Value) -> Result<Self, String> {
         match value {
             Value::Object(map) => Ok(Self::Answers(map.clone())),
@@ -62,7 +128,40 @@ impl FormPolicy {
     }
 }
 
-/// How URL elicitations are answered.
+/// How URL elicitations are answered. Either way the URL and its analysis are reported
+/// to the sink as one JSON line; blocked URLs never reach the policy.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use std::sync::{Arc, Mutex};
+/// use mcp_elicit_client::{
+///     ElicitationUi, FormPolicy, PlainText, ScriptedUi, ServerIdentity, TransportIdentity,
+///     UrlDecision, UrlOrigin, UrlPolicy, UrlPrompt,
+/// };
+/// use mcp_elicit_core::message::Capability;
+/// use mcp_elicit_core::url_safety::analyze;
+///
+/// let url = "https://auth.example.com/connect";
+/// let prompt = UrlPrompt {
+///     server: ServerIdentity::new(None, TransportIdentity::http("https://mcp.example.com/mcp")),
+///     origin: UrlOrigin::Request { request_id: "1".into() },
+///     elicitation_id: "el-1".into(),
+///     message: PlainText::from_untrusted("Connect your account"),
+///     url: url.into(),
+///     analysis: analyze(url),
+/// };
+/// let lines = Arc::new(Mutex::new(Vec::<String>::new()));
+/// let sink = lines.clone();
+/// let ui = ScriptedUi::new(Capability::URL, FormPolicy::Decline, UrlPolicy::Consent)
+///     .with_sink(move |line| sink.lock().unwrap().push(line.to_owned()));
+/// assert_eq!(ui.present_url(prompt.clone()).await, UrlDecision::Open);
+/// assert!(lines.lock().unwrap()[0].contains(r#""registrable_domain":"example.com""#));
+///
+/// let never = ScriptedUi::new(Capability::URL, FormPolicy::Decline, UrlPolicy::Never).with_sink(|_| {});
+/// assert_eq!(never.present_url(prompt).await, UrlDecision::Decline);
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UrlPolicy {
     /// Decline every URL elicitation.
@@ -73,7 +172,83 @@ pub enum UrlPolicy {
 
 type Sink = Arc<dyn Fn(&str) + Send + Sync>;
 
-/// A non-interactive UI.
+/// A non-interactive UI for scripts, CI and conformance: forms answered by [`FormPolicy`]
+/// (answers that fail validation are never sent: the server gets `cancel` and the
+/// failure is recorded), URLs by [`UrlPolicy`], reports to a sink (stderr by default).
+///
+/// End to end, with answers that fail validation: nothing is sent, the server gets
+/// `cancel`, and the failure is recorded so a command can exit non-zero.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use mcp_elicit_client::rmcp::{self, RoleServer, ServerHandler, ServiceExt};
+/// # use rmcp::model::{
+/// #     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+/// #     ErrorData, Implementation, ServerCapabilities, ServerConfig, ServerRequest,
+/// # };
+/// # use rmcp::service::{RequestContext, ServiceError};
+/// # // A server whose tool `ask` sends its `params` argument as `elicitation/create` (the
+/// # // 2025-11-25 way) and returns the client's answer as JSON text.
+/// # struct Asker;
+/// # impl ServerHandler for Asker {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #             .with_server_info(Implementation::new("asker", "1.0.0").with_title("The Asker"))
+/// #     }
+/// #     async fn call_tool(
+/// #         &self,
+/// #         call: CallToolRequestParams,
+/// #         cx: RequestContext<RoleServer>,
+/// #     ) -> Result<CallToolResponse, ErrorData> {
+/// #         let params = call.arguments.unwrap_or_default().remove("params");
+/// #         let ask = ServerRequest::CustomRequest(CustomRequest::new("elicitation/create", params));
+/// #         let answer = match cx.peer.send_request(ask).await {
+/// #             Ok(result) => serde_json::to_value(result).unwrap_or_default(),
+/// #             Err(ServiceError::McpError(e)) => {
+/// #                 serde_json::json!({"error": e.code.0, "message": e.message})
+/// #             }
+/// #             Err(e) => serde_json::json!({"failed": e.to_string()}),
+/// #         };
+/// #         Ok(CallToolResult::success(vec![ContentBlock::text(answer.to_string())]).into())
+/// #     }
+/// # }
+/// # let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// # tokio::spawn(async move {
+/// #     if let Ok(running) = Asker.serve(server_io).await {
+/// #         let _ = running.waiting().await;
+/// #     }
+/// # });
+/// # let ask = |params: serde_json::Value| {
+/// #     let arguments = serde_json::json!({"params": params});
+/// #     CallToolRequestParams::new("ask").with_arguments(arguments.as_object().cloned().unwrap())
+/// # };
+/// # let text = |result: &CallToolResult| -> serde_json::Value {
+/// #     serde_json::from_str(&result.content[0].as_text().unwrap().text).unwrap()
+/// # };
+/// use mcp_elicit_client::{Config, ElicitationClient, FormPolicy, ProtocolChoice, RecordingOpener, ScriptedUi, TransportIdentity, UrlPolicy};
+/// use mcp_elicit_core::message::Capability;
+/// use serde_json::json;
+///
+/// let answers = FormPolicy::answers_from_json(&json!({"age": -3}))?;
+/// let ui = ScriptedUi::new(Capability::FORM, answers, UrlPolicy::Never).with_sink(|_| {});
+/// let config = Config::default().with_protocol(ProtocolChoice::V2025_11_25);
+/// let client = ElicitationClient::new(ui, RecordingOpener::default(), config);
+/// # let (r, w) = tokio::io::split(client_io);
+/// # let pipe = TransportIdentity::Other { description: "in-process".into() };
+/// let connection = client.clone().connect_io(r, w, pipe).await?;
+/// # // `ask(params)`: a call of the server's tool that sends `params` as
+/// # // `elicitation/create`; `text` reads the client's answer back from the result.
+/// let result = connection.peer().call_tool(ask(json!({"message": "Your age?",
+///     "requestedSchema": {"type": "object", "properties": {"age": {"type": "integer", "minimum": 0}}}
+/// }))).await?;
+/// assert_eq!(text(&result)["action"], "cancel");
+/// let failures = client.ui().failures();
+/// assert_eq!(failures.len(), 1);
+/// assert!(failures[0].contains("failed validation and were not sent"), "{failures:?}");
+/// # Ok(())
+/// # }
+/// ```
 pub struct ScriptedUi {
     modes: Capability,
     form: FormPolicy,
@@ -95,6 +270,15 @@ impl std::fmt::Debug for ScriptedUi {
 
 impl ScriptedUi {
     /// A UI declaring `modes`, answering by `form` and `url`, reporting to stderr.
+    ///
+    /// ```
+    /// use mcp_elicit_client::{ElicitationUi, FormPolicy, ScriptedUi, UrlPolicy};
+    /// use mcp_elicit_core::message::Capability;
+    ///
+    /// let ui = ScriptedUi::new(Capability::FORM, FormPolicy::AcceptDefaults, UrlPolicy::Never);
+    /// assert_eq!(ui.modes(), Capability::FORM);
+    /// assert!(ui.failures().is_empty());
+    /// ```
     pub fn new(modes: Capability, form: FormPolicy, url: UrlPolicy) -> Self {
         Self {
             modes,
@@ -106,7 +290,24 @@ impl ScriptedUi {
         }
     }
 
-    /// Sends reports to `sink` instead of stderr.
+    /// Sends reports to `sink` instead of stderr, one line per call.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use std::sync::{Arc, Mutex};
+    /// use mcp_elicit_client::{ElicitationUi, FormPolicy, Notice, ScriptedUi, ServerIdentity, TransportIdentity, UrlPolicy};
+    /// use mcp_elicit_core::message::Capability;
+    ///
+    /// let log = Arc::new(Mutex::new(Vec::<String>::new()));
+    /// let sink = log.clone();
+    /// let ui = ScriptedUi::new(Capability::FORM, FormPolicy::AcceptDefaults, UrlPolicy::Never)
+    ///     .with_sink(move |line| sink.lock().unwrap().push(line.to_owned()));
+    /// let server = ServerIdentity::new(None, TransportIdentity::Other { description: "t".into() });
+    /// ui.notify(Notice::Completed { server, elicitation_id: "el-1".into() }).await;
+    /// assert_eq!(log.lock().unwrap()[0], "mcp-elicit: (unnamed server) completed elicitation el-1");
+    /// # }
+    /// ```
     pub fn with_sink(mut self, sink: impl Fn(&str) + Send + Sync + 'static) -> Self {
         self.sink = Arc::new(sink);
         self
@@ -115,6 +316,27 @@ impl ScriptedUi {
     /// Elicitation failures so far: answers that failed validation (or a form given up
     /// on), blocked URLs, rate limiting, browser failures. Requests refused with -32602
     /// are not failures (see the module docs).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use mcp_elicit_client::{
+    ///     ElicitationUi, FormPolicy, Notice, RateLimit, ScriptedUi, ServerIdentity,
+    ///     TransportIdentity, UrlPolicy,
+    /// };
+    /// use mcp_elicit_core::message::Capability;
+    ///
+    /// let ui = ScriptedUi::new(Capability::FORM, FormPolicy::AcceptDefaults, UrlPolicy::Never)
+    ///     .with_sink(|_| {});
+    /// let server = ServerIdentity::new(None, TransportIdentity::Other { description: "t".into() });
+    /// let reason = "this client did not declare url mode elicitation".to_string();
+    /// ui.notify(Notice::Refused { server: server.clone(), reason }).await;
+    /// assert!(ui.failures().is_empty()); // refusing is the specified behaviour
+    /// ui.notify(Notice::RateLimited { server, policy: RateLimit::default() }).await;
+    /// assert_eq!(ui.failures().len(), 1);
+    /// assert!(ui.failures()[0].contains("sent more elicitation requests than allowed"));
+    /// # }
+    /// ```
     pub fn failures(&self) -> Vec<String> {
         match self.failures.lock() {
             Ok(f) => f.clone(),

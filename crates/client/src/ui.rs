@@ -28,6 +28,23 @@ use crate::identity::ServerIdentity;
 use crate::text::PlainText;
 
 /// One problem with a submitted form field, shown next to the field.
+///
+/// Serialized (in JSON reports) with the rule's stable name:
+///
+/// ```
+/// use mcp_elicit_client::FieldError;
+/// use mcp_elicit_core::validate::ViolationCode;
+///
+/// let error = FieldError {
+///     property: Some("age".into()),
+///     code: ViolationCode::Minimum,
+///     message: "must be at least 18".into(),
+/// };
+/// assert_eq!(
+///     serde_json::to_value(&error).unwrap(),
+///     serde_json::json!({"property": "age", "code": "minimum", "message": "must be at least 18"})
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct FieldError {
     /// The property concerned (`None` for whole-form problems).
@@ -43,7 +60,37 @@ fn serialize_code<S: serde::Serializer>(code: &ViolationCode, s: S) -> Result<S:
     s.serialize_str(code.as_str())
 }
 
-/// A form-mode elicitation to present.
+/// A form-mode elicitation to present (see [`ElicitationUi`] for a UI answering one).
+///
+/// Every field is public, so a host can test its form screen without a server:
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_elicit_client::{FormPrompt, PlainText, ServerIdentity, TransportIdentity};
+/// use mcp_elicit_core::Schema;
+/// use serde_json::json;
+/// let raw_schema = json!({"type": "object", "properties": {
+///     "order": {"type": "string", "format": "uuid", "title": "Order id"},
+///     "note": {"type": "string", "default": "none"}
+/// }});
+/// let prompt = FormPrompt {
+///     server: ServerIdentity::new(None, TransportIdentity::Other { description: "test".into() }),
+///     request_id: "1".into(),
+///     message: PlainText::from_untrusted("Which order?"),
+///     schema: Arc::new(Schema::parse_received(&raw_schema)?),
+///     raw_schema,
+///     values: json!({"note": "none"}).as_object().cloned().unwrap(),
+///     prefilled: vec!["note".into()],
+///     errors: Vec::new(),
+///     attempt: 1,
+///     secret_findings: Vec::new(),
+///     link_findings: Vec::new(),
+/// };
+///
+/// assert_eq!(prompt.schema.property("order").unwrap().label(), "Order id");
+/// assert_eq!(prompt.server.label(), "(unnamed server)");
+/// # Ok::<(), mcp_elicit_core::error::Errors>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct FormPrompt {
     /// Who is asking.
@@ -81,12 +128,75 @@ impl FormPrompt {
     /// format it cannot check, a default not prefilled, a field accepting several
     /// types...), one sentence each: show them with the form, next to the field they
     /// name ([`SchemaNotice::property`]). Empty for a schema inside the subset.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_client::{FormPrompt, PlainText, ServerIdentity, TransportIdentity};
+    /// # use mcp_elicit_core::Schema;
+    /// # use serde_json::json;
+    /// // A schema with a `format` this client does not check:
+    /// # let raw_schema = json!({"type": "object", "properties": {
+    /// #     "order": {"type": "string", "format": "uuid", "title": "Order id"},
+    /// #     "note": {"type": "string", "default": "none"}
+    /// # }});
+    /// # let prompt = FormPrompt {
+    /// #     server: ServerIdentity::new(None, TransportIdentity::Other { description: "test".into() }),
+    /// #     request_id: "1".into(),
+    /// #     message: PlainText::from_untrusted("Which order?"),
+    /// #     schema: Arc::new(Schema::parse_received(&raw_schema)?),
+    /// #     raw_schema,
+    /// #     values: json!({"note": "none"}).as_object().cloned().unwrap(),
+    /// #     prefilled: vec!["note".into()],
+    /// #     errors: Vec::new(),
+    /// #     attempt: 1,
+    /// #     secret_findings: Vec::new(),
+    /// #     link_findings: Vec::new(),
+    /// # };
+    /// use mcp_elicit_core::schema::NoticeKind;
+    ///
+    /// let notices = prompt.schema_notices();
+    /// assert_eq!(notices.len(), 1);
+    /// assert_eq!(notices[0].kind(), NoticeKind::UncheckedFormat);
+    /// assert_eq!(notices[0].property(), Some("order"));
+    /// assert!(notices[0].message().contains("the server still checks it"));
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn schema_notices(&self) -> &[SchemaNotice] {
         self.schema.notices()
     }
 
     /// The fields whose checks are partly left to the server (an unchecked pattern or
     /// format, an ignored keyword), each with the keywords concerned: a host marks them.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_client::{FormPrompt, PlainText, ServerIdentity, TransportIdentity};
+    /// # use mcp_elicit_core::Schema;
+    /// # use serde_json::json;
+    /// // `order` has `"format": "uuid"`, which this client does not check.
+    /// # let raw_schema = json!({"type": "object", "properties": {
+    /// #     "order": {"type": "string", "format": "uuid", "title": "Order id"},
+    /// #     "note": {"type": "string", "default": "none"}
+    /// # }});
+    /// # let prompt = FormPrompt {
+    /// #     server: ServerIdentity::new(None, TransportIdentity::Other { description: "test".into() }),
+    /// #     request_id: "1".into(),
+    /// #     message: PlainText::from_untrusted("Which order?"),
+    /// #     schema: Arc::new(Schema::parse_received(&raw_schema)?),
+    /// #     raw_schema,
+    /// #     values: json!({"note": "none"}).as_object().cloned().unwrap(),
+    /// #     prefilled: vec!["note".into()],
+    /// #     errors: Vec::new(),
+    /// #     attempt: 1,
+    /// #     secret_findings: Vec::new(),
+    /// #     link_findings: Vec::new(),
+    /// # };
+    /// let unchecked = prompt.unchecked_fields();
+    /// assert_eq!(unchecked.len(), 1);
+    /// assert_eq!(unchecked[0].0, "order");
+    /// assert_eq!(unchecked[0].1, ["format"]);
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
     pub fn unchecked_fields(&self) -> Vec<(&str, &[String])> {
         self.schema
             .properties()
@@ -99,7 +209,119 @@ impl FormPrompt {
     }
 }
 
-/// The user's answer to a [`FormPrompt`].
+/// The user's answer to a [`FormPrompt`], and what the server gets for it:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use mcp_elicit_client::rmcp::{self, RoleServer, ServerHandler, ServiceExt};
+/// # use rmcp::model::{
+/// #     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+/// #     ErrorData, Implementation, ServerCapabilities, ServerConfig, ServerRequest,
+/// # };
+/// # use rmcp::service::{RequestContext, ServiceError};
+/// # // A server whose tool `ask` sends its `params` argument as `elicitation/create` (the
+/// # // 2025-11-25 way) and returns the client's answer as JSON text.
+/// # struct Asker;
+/// # impl ServerHandler for Asker {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #             .with_server_info(Implementation::new("asker", "1.0.0").with_title("The Asker"))
+/// #     }
+/// #     async fn call_tool(
+/// #         &self,
+/// #         call: CallToolRequestParams,
+/// #         cx: RequestContext<RoleServer>,
+/// #     ) -> Result<CallToolResponse, ErrorData> {
+/// #         let params = call.arguments.unwrap_or_default().remove("params");
+/// #         let ask = ServerRequest::CustomRequest(CustomRequest::new("elicitation/create", params));
+/// #         let answer = match cx.peer.send_request(ask).await {
+/// #             Ok(result) => serde_json::to_value(result).unwrap_or_default(),
+/// #             Err(ServiceError::McpError(e)) => {
+/// #                 serde_json::json!({"error": e.code.0, "message": e.message})
+/// #             }
+/// #             Err(e) => serde_json::json!({"failed": e.to_string()}),
+/// #         };
+/// #         Ok(CallToolResult::success(vec![ContentBlock::text(answer.to_string())]).into())
+/// #     }
+/// # }
+/// # let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// # tokio::spawn(async move {
+/// #     if let Ok(running) = Asker.serve(server_io).await {
+/// #         let _ = running.waiting().await;
+/// #     }
+/// # });
+/// # let ask = |params: serde_json::Value| {
+/// #     let arguments = serde_json::json!({"params": params});
+/// #     CallToolRequestParams::new("ask").with_arguments(arguments.as_object().cloned().unwrap())
+/// # };
+/// # let text = |result: &CallToolResult| -> serde_json::Value {
+/// #     serde_json::from_str(&result.content[0].as_text().unwrap().text).unwrap()
+/// # };
+/// # use std::collections::VecDeque;
+/// # use std::sync::Mutex;
+/// # use mcp_elicit_client::{
+/// #     Config, ElicitationClient, ElicitationUi, FormPrompt, FormResponse, Notice, ProtocolChoice,
+/// #     RecordingOpener, StallChoice, StalledCompletion, TransportIdentity, UrlDecision, UrlPrompt,
+/// # };
+/// # use mcp_elicit_core::message::Capability;
+/// # // A UI that answers from its queues (cancel when empty) and records what it is given.
+/// # #[derive(Default)]
+/// # struct Host {
+/// #     forms: Mutex<VecDeque<FormResponse>>,
+/// #     urls: Mutex<VecDeque<UrlDecision>>,
+/// #     url_prompts: Mutex<Vec<UrlPrompt>>,
+/// #     notices: Mutex<Vec<Notice>>,
+/// # }
+/// # impl ElicitationUi for Host {
+/// #     fn modes(&self) -> Capability {
+/// #         Capability::ALL
+/// #     }
+/// #     async fn present_form(&self, _: FormPrompt) -> FormResponse {
+/// #         self.forms.lock().unwrap().pop_front().unwrap_or(FormResponse::Cancel)
+/// #     }
+/// #     async fn present_url(&self, prompt: UrlPrompt) -> UrlDecision {
+/// #         self.url_prompts.lock().unwrap().push(prompt);
+/// #         self.urls.lock().unwrap().pop_front().unwrap_or(UrlDecision::Cancel)
+/// #     }
+/// #     async fn notify(&self, notice: Notice) {
+/// #         self.notices.lock().unwrap().push(notice);
+/// #     }
+/// #     async fn completion_stalled(&self, _: StalledCompletion) -> StallChoice {
+/// #         StallChoice::Cancel
+/// #     }
+/// # }
+/// use serde_json::json;
+///
+/// let host = Host::default();
+/// host.forms.lock().unwrap().extend([
+///     FormResponse::Submit(json!({"city": "Oslo"}).as_object().cloned().unwrap()),
+///     FormResponse::Decline,
+///     FormResponse::Cancel,
+///     FormResponse::StopAsking,
+/// ]);
+/// # // `Host`: a UI answering from these queues; `ask`: a call of a tool that sends
+/// # // `params` as `elicitation/create`; `text` reads the answer back.
+/// # let config = Config::default().with_protocol(ProtocolChoice::V2025_11_25);
+/// # let opener = RecordingOpener::default();
+/// # let client = ElicitationClient::new(host, opener.clone(), config);
+/// # let (r, w) = tokio::io::split(client_io);
+/// # let pipe = TransportIdentity::Other { description: "in-process".into() };
+/// # let connection = client.clone().connect_io(r, w, pipe).await?;
+/// let form = json!({"message": "Your city?", "requestedSchema": {"type": "object",
+///     "properties": {"city": {"type": "string"}}}});
+/// let mut actions = Vec::new();
+/// for _ in 0..5 {
+///     let result = connection.peer().call_tool(ask(form.clone())).await?;
+///     actions.push(text(&result)["action"].as_str().unwrap().to_owned());
+/// }
+/// // The fifth is declined without being shown: the user asked to stop.
+/// assert_eq!(actions, ["accept", "decline", "cancel", "decline", "decline"]);
+/// assert!(client.is_stop_asking());
+/// assert!(client.ui().forms.lock().unwrap().is_empty());
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum FormResponse {
     /// The user submitted these values (validated before anything is sent; invalid
@@ -115,7 +337,19 @@ pub enum FormResponse {
     StopAsking,
 }
 
-/// Why a URL is being offered.
+/// Why a URL is being offered. Serialized with a `kind` tag:
+///
+/// ```
+/// use mcp_elicit_client::UrlOrigin;
+///
+/// let origin = UrlOrigin::RequiredByCall { tool: "sync".into(), step: 1, of: 2 };
+/// assert_eq!(
+///     serde_json::to_value(&origin).unwrap(),
+///     serde_json::json!({"kind": "required_by_call", "tool": "sync", "step": 1, "of": 2})
+/// );
+/// let request = UrlOrigin::Request { request_id: "7".into() };
+/// assert_eq!(serde_json::to_value(&request).unwrap()["kind"], "request");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
@@ -151,6 +385,37 @@ pub enum UrlOrigin {
 }
 
 /// A URL-mode elicitation to ask consent for.
+///
+/// A consent screen shows the whole [`url`](Self::url) with the registrable domain
+/// highlighted, and the warnings of the [`analysis`](Self::analysis):
+///
+/// ```
+/// use mcp_elicit_client::{PlainText, ServerIdentity, TransportIdentity, UrlDecision, UrlOrigin, UrlPrompt};
+/// use mcp_elicit_core::url_safety::{Verdict, analyze};
+///
+/// let url = "https://accounts.google.com.evil.com/signin";
+/// let prompt = UrlPrompt {
+///     server: ServerIdentity::new(None, TransportIdentity::http("https://mcp.example.com/mcp")),
+///     origin: UrlOrigin::Request { request_id: "3".into() },
+///     elicitation_id: "el-1".into(),
+///     message: PlainText::from_untrusted("Sign in to Google"),
+///     url: url.into(),
+///     analysis: analyze(url),
+/// };
+/// // What the user must see: the page belongs to evil.com, whatever the name says.
+/// let analysis = &prompt.analysis;
+/// assert_eq!(analysis.registrable_domain.as_deref(), Some("evil.com"));
+/// let highlight = analysis.highlight.as_ref().map(|r| &analysis.url.as_deref().unwrap()[r.start..r.end]);
+/// assert_eq!(highlight, Some("evil.com"));
+/// assert_ne!(analysis.verdict, Verdict::Block); // blocked URLs are never offered
+///
+/// // A host policy: only open pages on the server's own domain without asking twice.
+/// let decide = |p: &UrlPrompt| match p.analysis.registrable_domain.as_deref() {
+///     Some("example.com") => UrlDecision::Open,
+///     _ => UrlDecision::Decline,
+/// };
+/// assert_eq!(decide(&prompt), UrlDecision::Decline);
+/// ```
 #[derive(Debug, Clone)]
 pub struct UrlPrompt {
     /// Who is asking.
@@ -169,7 +434,119 @@ pub struct UrlPrompt {
     pub analysis: UrlAnalysis,
 }
 
-/// The user's answer to a [`UrlPrompt`].
+/// The user's answer to a [`UrlPrompt`]. After [`Open`](Self::Open) the client hands the
+/// normalized URL to its [`UrlOpener`](crate::UrlOpener); it never fetches the URL itself.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use mcp_elicit_client::rmcp::{self, RoleServer, ServerHandler, ServiceExt};
+/// # use rmcp::model::{
+/// #     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+/// #     ErrorData, Implementation, ServerCapabilities, ServerConfig, ServerRequest,
+/// # };
+/// # use rmcp::service::{RequestContext, ServiceError};
+/// # // A server whose tool `ask` sends its `params` argument as `elicitation/create` (the
+/// # // 2025-11-25 way) and returns the client's answer as JSON text.
+/// # struct Asker;
+/// # impl ServerHandler for Asker {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #             .with_server_info(Implementation::new("asker", "1.0.0").with_title("The Asker"))
+/// #     }
+/// #     async fn call_tool(
+/// #         &self,
+/// #         call: CallToolRequestParams,
+/// #         cx: RequestContext<RoleServer>,
+/// #     ) -> Result<CallToolResponse, ErrorData> {
+/// #         let params = call.arguments.unwrap_or_default().remove("params");
+/// #         let ask = ServerRequest::CustomRequest(CustomRequest::new("elicitation/create", params));
+/// #         let answer = match cx.peer.send_request(ask).await {
+/// #             Ok(result) => serde_json::to_value(result).unwrap_or_default(),
+/// #             Err(ServiceError::McpError(e)) => {
+/// #                 serde_json::json!({"error": e.code.0, "message": e.message})
+/// #             }
+/// #             Err(e) => serde_json::json!({"failed": e.to_string()}),
+/// #         };
+/// #         Ok(CallToolResult::success(vec![ContentBlock::text(answer.to_string())]).into())
+/// #     }
+/// # }
+/// # let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// # tokio::spawn(async move {
+/// #     if let Ok(running) = Asker.serve(server_io).await {
+/// #         let _ = running.waiting().await;
+/// #     }
+/// # });
+/// # let ask = |params: serde_json::Value| {
+/// #     let arguments = serde_json::json!({"params": params});
+/// #     CallToolRequestParams::new("ask").with_arguments(arguments.as_object().cloned().unwrap())
+/// # };
+/// # let text = |result: &CallToolResult| -> serde_json::Value {
+/// #     serde_json::from_str(&result.content[0].as_text().unwrap().text).unwrap()
+/// # };
+/// # use std::collections::VecDeque;
+/// # use std::sync::Mutex;
+/// # use mcp_elicit_client::{
+/// #     Config, ElicitationClient, ElicitationUi, FormPrompt, FormResponse, Notice, ProtocolChoice,
+/// #     RecordingOpener, StallChoice, StalledCompletion, TransportIdentity, UrlDecision, UrlPrompt,
+/// # };
+/// # use mcp_elicit_core::message::Capability;
+/// # // A UI that answers from its queues (cancel when empty) and records what it is given.
+/// # #[derive(Default)]
+/// # struct Host {
+/// #     forms: Mutex<VecDeque<FormResponse>>,
+/// #     urls: Mutex<VecDeque<UrlDecision>>,
+/// #     url_prompts: Mutex<Vec<UrlPrompt>>,
+/// #     notices: Mutex<Vec<Notice>>,
+/// # }
+/// # impl ElicitationUi for Host {
+/// #     fn modes(&self) -> Capability {
+/// #         Capability::ALL
+/// #     }
+/// #     async fn present_form(&self, _: FormPrompt) -> FormResponse {
+/// #         self.forms.lock().unwrap().pop_front().unwrap_or(FormResponse::Cancel)
+/// #     }
+/// #     async fn present_url(&self, prompt: UrlPrompt) -> UrlDecision {
+/// #         self.url_prompts.lock().unwrap().push(prompt);
+/// #         self.urls.lock().unwrap().pop_front().unwrap_or(UrlDecision::Cancel)
+/// #     }
+/// #     async fn notify(&self, notice: Notice) {
+/// #         self.notices.lock().unwrap().push(notice);
+/// #     }
+/// #     async fn completion_stalled(&self, _: StalledCompletion) -> StallChoice {
+/// #         StallChoice::Cancel
+/// #     }
+/// # }
+/// use mcp_elicit_client::UrlOrigin;
+/// use serde_json::json;
+///
+/// let host = Host::default();
+/// host.urls.lock().unwrap().extend([UrlDecision::Open, UrlDecision::Decline]);
+/// # // `Host`: a UI answering from these queues; `ask`: a call of a tool that sends
+/// # // `params` as `elicitation/create`; `text` reads the answer back.
+/// # let config = Config::default().with_protocol(ProtocolChoice::V2025_11_25);
+/// # let opener = RecordingOpener::default();
+/// # let client = ElicitationClient::new(host, opener.clone(), config);
+/// # let (r, w) = tokio::io::split(client_io);
+/// # let pipe = TransportIdentity::Other { description: "in-process".into() };
+/// # let connection = client.clone().connect_io(r, w, pipe).await?;
+/// let sign_in = json!({"mode": "url", "message": "Connect your calendar",
+///     "elicitationId": "el-1", "url": "https://auth.example.com/connect?id=el-1"});
+///
+/// let result = connection.peer().call_tool(ask(sign_in.clone())).await?;
+/// assert_eq!(text(&result)["action"], "accept");
+/// assert_eq!(opener.opened(), ["https://auth.example.com/connect?id=el-1"]);
+///
+/// let result = connection.peer().call_tool(ask(sign_in)).await?;
+/// assert_eq!(text(&result)["action"], "decline");
+/// assert_eq!(opener.opened().len(), 1); // nothing opened
+///
+/// let prompts = client.ui().url_prompts.lock().unwrap();
+/// assert!(matches!(prompts[0].origin, UrlOrigin::Request { .. }));
+/// assert_eq!(prompts[0].message.as_str(), "Connect your calendar");
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UrlDecision {
     /// Explicit consent: open the URL in the system browser (server gets `accept`).
@@ -183,6 +560,114 @@ pub enum UrlDecision {
 }
 
 /// Something the user should know; never a question.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use mcp_elicit_client::rmcp::{self, RoleServer, ServerHandler, ServiceExt};
+/// # use rmcp::model::{
+/// #     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+/// #     ErrorData, Implementation, ServerCapabilities, ServerConfig, ServerRequest,
+/// # };
+/// # use rmcp::service::{RequestContext, ServiceError};
+/// # // A server whose tool `ask` sends its `params` argument as `elicitation/create` (the
+/// # // 2025-11-25 way) and returns the client's answer as JSON text.
+/// # struct Asker;
+/// # impl ServerHandler for Asker {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #             .with_server_info(Implementation::new("asker", "1.0.0").with_title("The Asker"))
+/// #     }
+/// #     async fn call_tool(
+/// #         &self,
+/// #         call: CallToolRequestParams,
+/// #         cx: RequestContext<RoleServer>,
+/// #     ) -> Result<CallToolResponse, ErrorData> {
+/// #         let params = call.arguments.unwrap_or_default().remove("params");
+/// #         let ask = ServerRequest::CustomRequest(CustomRequest::new("elicitation/create", params));
+/// #         let answer = match cx.peer.send_request(ask).await {
+/// #             Ok(result) => serde_json::to_value(result).unwrap_or_default(),
+/// #             Err(ServiceError::McpError(e)) => {
+/// #                 serde_json::json!({"error": e.code.0, "message": e.message})
+/// #             }
+/// #             Err(e) => serde_json::json!({"failed": e.to_string()}),
+/// #         };
+/// #         Ok(CallToolResult::success(vec![ContentBlock::text(answer.to_string())]).into())
+/// #     }
+/// # }
+/// # let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// # tokio::spawn(async move {
+/// #     if let Ok(running) = Asker.serve(server_io).await {
+/// #         let _ = running.waiting().await;
+/// #     }
+/// # });
+/// # let ask = |params: serde_json::Value| {
+/// #     let arguments = serde_json::json!({"params": params});
+/// #     CallToolRequestParams::new("ask").with_arguments(arguments.as_object().cloned().unwrap())
+/// # };
+/// # let text = |result: &CallToolResult| -> serde_json::Value {
+/// #     serde_json::from_str(&result.content[0].as_text().unwrap().text).unwrap()
+/// # };
+/// # use std::collections::VecDeque;
+/// # use std::sync::Mutex;
+/// # use mcp_elicit_client::{
+/// #     Config, ElicitationClient, ElicitationUi, FormPrompt, FormResponse, Notice, ProtocolChoice,
+/// #     RecordingOpener, StallChoice, StalledCompletion, TransportIdentity, UrlDecision, UrlPrompt,
+/// # };
+/// # use mcp_elicit_core::message::Capability;
+/// # // A UI that answers from its queues (cancel when empty) and records what it is given.
+/// # #[derive(Default)]
+/// # struct Host {
+/// #     forms: Mutex<VecDeque<FormResponse>>,
+/// #     urls: Mutex<VecDeque<UrlDecision>>,
+/// #     url_prompts: Mutex<Vec<UrlPrompt>>,
+/// #     notices: Mutex<Vec<Notice>>,
+/// # }
+/// # impl ElicitationUi for Host {
+/// #     fn modes(&self) -> Capability {
+/// #         Capability::ALL
+/// #     }
+/// #     async fn present_form(&self, _: FormPrompt) -> FormResponse {
+/// #         self.forms.lock().unwrap().pop_front().unwrap_or(FormResponse::Cancel)
+/// #     }
+/// #     async fn present_url(&self, prompt: UrlPrompt) -> UrlDecision {
+/// #         self.url_prompts.lock().unwrap().push(prompt);
+/// #         self.urls.lock().unwrap().pop_front().unwrap_or(UrlDecision::Cancel)
+/// #     }
+/// #     async fn notify(&self, notice: Notice) {
+/// #         self.notices.lock().unwrap().push(notice);
+/// #     }
+/// #     async fn completion_stalled(&self, _: StalledCompletion) -> StallChoice {
+/// #         StallChoice::Cancel
+/// #     }
+/// # }
+/// use serde_json::json;
+///
+/// let host = Host::default();
+/// # // `Host`: a UI recording its notices; `ask`: a call of a tool that sends `params`
+/// # // as `elicitation/create`; `text` reads the answer back.
+/// # let config = Config::default().with_protocol(ProtocolChoice::V2025_11_25);
+/// # let opener = RecordingOpener::default();
+/// # let client = ElicitationClient::new(host, opener.clone(), config);
+/// # let (r, w) = tokio::io::split(client_io);
+/// # let pipe = TransportIdentity::Other { description: "in-process".into() };
+/// # let connection = client.clone().connect_io(r, w, pipe).await?;
+/// // A URL the analysis blocks is refused without asking; the server gets `decline`.
+/// let result = connection.peer().call_tool(ask(json!({"mode": "url", "message": "Open this",
+///     "elicitationId": "el-1", "url": "data:text/html,<h1>hi</h1>"}))).await?;
+/// assert_eq!(text(&result)["action"], "decline");
+/// // A malformed request is refused with -32602, and the user told why.
+/// let result = connection.peer().call_tool(ask(json!({"message": 42}))).await?;
+/// assert_eq!(text(&result)["error"], -32602);
+///
+/// let notices = client.ui().notices.lock().unwrap();
+/// assert!(matches!(&notices[0], Notice::UrlBlocked { url, .. } if url.starts_with("data:")));
+/// let Notice::Refused { reason, .. } = &notices[1] else { panic!("{notices:?}") };
+/// assert!(reason.starts_with("invalid elicitation/create params"), "{reason}");
+/// assert!(client.ui().url_prompts.lock().unwrap().is_empty()); // nothing was asked
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum Notice {
@@ -239,6 +724,32 @@ pub enum Notice {
 /// Completion notifications are overdue while a call waits to be retried (2025-11-25),
 /// or the server answered "still waiting" after a URL step (2026-07-28: there are no
 /// completion notifications, so the user is asked at once).
+///
+/// What [`ScriptedUi`](crate::ScriptedUi) answers, for one:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use std::time::Duration;
+/// use mcp_elicit_client::{
+///     ElicitationUi, FormPolicy, ScriptedUi, ServerIdentity, StallChoice, StalledCompletion,
+///     TransportIdentity, UrlPolicy,
+/// };
+/// use mcp_elicit_core::message::Capability;
+///
+/// let stalled = StalledCompletion {
+///     server: ServerIdentity::new(None, TransportIdentity::http("https://mcp.example.com/mcp")),
+///     tool: "sync_calendar".into(),
+///     pending: vec!["el-1".into()],
+///     waited: Duration::from_secs(120),
+/// };
+/// let ui = ScriptedUi::new(Capability::URL, FormPolicy::Decline, UrlPolicy::Consent).with_sink(|_| {});
+/// // 2025-11-25: no notification came in time; the page may be done: retry.
+/// assert_eq!(ui.completion_stalled(stalled.clone()).await, StallChoice::RetryNow);
+/// // 2026-07-28: the server says it still waits: ask again after the poll interval.
+/// assert_eq!(ui.still_waiting(stalled).await, StallChoice::KeepWaiting);
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct StalledCompletion {
     /// Who.
@@ -252,7 +763,28 @@ pub struct StalledCompletion {
 }
 
 /// What to do about a [`StalledCompletion`] (the manual controls the specification asks
-/// for when a completion notification never arrives).
+/// for when a completion notification never arrives). [`Cancel`](Self::Cancel) ends the
+/// call with [`CallError::ElicitationRequired`](crate::CallError::ElicitationRequired)
+/// ([`NotCompleted::Cancelled`](crate::NotCompleted::Cancelled)) on 2025-11-25, and with
+/// [`CallError::Abandoned`](crate::CallError::Abandoned) on 2026-07-28.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_elicit_client::{StallChoice, StalledCompletion};
+///
+/// // A host policy: keep waiting up to ten minutes, then give up.
+/// fn choose(stalled: &StalledCompletion) -> StallChoice {
+///     if stalled.waited < Duration::from_secs(600) {
+///         StallChoice::KeepWaiting
+///     } else {
+///         StallChoice::Cancel
+///     }
+/// }
+/// # use mcp_elicit_client::{ServerIdentity, TransportIdentity};
+/// # let server = ServerIdentity::new(None, TransportIdentity::Other { description: "t".into() });
+/// let late = StalledCompletion { server, tool: "t".into(), pending: vec![], waited: Duration::from_secs(900) };
+/// assert_eq!(choose(&late), StallChoice::Cancel);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StallChoice {
     /// Retry the original request now (the interaction may have finished without a
@@ -268,6 +800,30 @@ pub enum StallChoice {
 ///
 /// Every request this client sends carries a `progressToken` in `_meta`; servers that
 /// support progress report against it.
+///
+/// ```
+/// use mcp_elicit_client::{PlainText, ProgressUpdate, ServerIdentity, TransportIdentity};
+///
+/// // What a host shows: a percentage when the total is known, the message as plain text.
+/// fn line(update: &ProgressUpdate) -> String {
+///     let done = match update.total {
+///         Some(total) if total > 0.0 => format!("{:.0}%", 100.0 * update.progress / total),
+///         _ => format!("{} done", update.progress),
+///     };
+///     match &update.message {
+///         Some(message) => format!("{}: {done} ({message})", update.server.label()),
+///         None => format!("{}: {done}", update.server.label()),
+///     }
+/// }
+/// let update = ProgressUpdate {
+///     server: ServerIdentity::new(None, TransportIdentity::Other { description: "t".into() }),
+///     token: "1".into(),
+///     progress: 5.0,
+///     total: Some(20.0),
+///     message: Some(PlainText::from_untrusted("copying\u{1b}[2J")),
+/// };
+/// assert_eq!(line(&update), "(unnamed server): 25% (copying\u{fffd}[2J)");
+/// ```
 #[derive(Debug, Clone)]
 pub struct ProgressUpdate {
     /// Who reported it.
@@ -282,7 +838,8 @@ pub struct ProgressUpdate {
     pub message: Option<PlainText>,
 }
 
-/// One URL elicitation listed in a URLElicitationRequiredError (-32042).
+/// One URL elicitation listed in a URLElicitationRequiredError (-32042); see
+/// [`RequiredOverview`] for an example.
 #[derive(Debug, Clone)]
 pub struct RequiredStep {
     /// The server's `elicitationId`.
@@ -297,6 +854,35 @@ pub struct RequiredStep {
 
 /// Everything a -32042 error requires, shown before the first consent screen so the
 /// user knows how many browser steps the call needs and where they lead.
+///
+/// ```
+/// use mcp_elicit_client::{OverviewChoice, PlainText, RequiredOverview, RequiredStep, ServerIdentity, TransportIdentity};
+/// use mcp_elicit_core::url_safety::analyze;
+///
+/// fn step(id: &str, url: &str) -> RequiredStep {
+///     RequiredStep {
+///         elicitation_id: id.into(),
+///         message: PlainText::from_untrusted("Connect"),
+///         url: url.into(),
+///         analysis: analyze(url),
+///     }
+/// }
+/// // A host policy: at most two browser steps, and none that will be refused anyway.
+/// fn review(overview: &RequiredOverview) -> OverviewChoice {
+///     let blocked = overview.steps.iter().any(|s| s.analysis.is_blocked());
+///     if blocked || overview.steps.len() > 2 { OverviewChoice::Cancel } else { OverviewChoice::Continue }
+/// }
+/// let server = ServerIdentity::new(None, TransportIdentity::http("https://mcp.example.com/mcp"));
+/// let mut overview = RequiredOverview {
+///     server,
+///     tool: "sync".into(),
+///     steps: vec![step("a1", "https://auth.example.com/connect")],
+///     round: 1,
+/// };
+/// assert_eq!(review(&overview), OverviewChoice::Continue);
+/// overview.steps.push(step("a2", "javascript:alert(1)"));
+/// assert_eq!(review(&overview), OverviewChoice::Cancel);
+/// ```
 #[derive(Debug, Clone)]
 pub struct RequiredOverview {
     /// Who is asking.
@@ -310,7 +896,10 @@ pub struct RequiredOverview {
     pub round: u32,
 }
 
-/// The user's answer to a [`RequiredOverview`].
+/// The user's answer to a [`RequiredOverview`] or an [`InputOverview`] (see
+/// [`RequiredOverview`] for an example). [`Cancel`](Self::Cancel) ends the call with
+/// [`NotCompleted::Cancelled`](crate::NotCompleted::Cancelled) on 2025-11-25 and
+/// [`CallError::Abandoned`](crate::CallError::Abandoned) on 2026-07-28.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OverviewChoice {
     /// Go through the consent screens (each URL is still asked about separately).
@@ -319,7 +908,8 @@ pub enum OverviewChoice {
     Cancel,
 }
 
-/// One input request of a 2026-07-28 round, as listed in an [`InputOverview`].
+/// One input request of a 2026-07-28 round, as listed in an [`InputOverview`] (see there
+/// for an example).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum InputStep {
@@ -347,6 +937,43 @@ pub enum InputStep {
 
 /// A 2026-07-28 round with several input requests, shown before the first one: they
 /// are steps of one question, answered together when the request is retried.
+///
+/// ```
+/// use mcp_elicit_client::{InputOverview, InputStep, PlainText, ServerIdentity, TransportIdentity};
+/// use mcp_elicit_core::url_safety::analyze;
+///
+/// // What a host lists before the first screen.
+/// fn summary(overview: &InputOverview) -> Vec<String> {
+///     overview.steps.iter().map(|step| match step {
+///         InputStep::Form { fields, .. } => format!("a form: {}", fields.join(", ")),
+///         InputStep::Url { analysis, .. } => format!(
+///             "a page on {}",
+///             analysis.registrable_domain.as_deref().unwrap_or("?")
+///         ),
+///         _ => "something else".into(), // `InputStep` is non-exhaustive
+///     }).collect()
+/// }
+/// let url = "https://pay.example.org/checkout";
+/// let overview = InputOverview {
+///     server: ServerIdentity::new(None, TransportIdentity::http("https://shop.example/mcp")),
+///     tool: "buy".into(),
+///     steps: vec![
+///         InputStep::Form {
+///             key: "address".into(),
+///             message: PlainText::from_untrusted("Where to?"),
+///             fields: vec!["Street".into(), "City".into()],
+///         },
+///         InputStep::Url {
+///             key: "pay".into(),
+///             message: PlainText::from_untrusted("Pay"),
+///             url: url.into(),
+///             analysis: Box::new(analyze(url)),
+///         },
+///     ],
+///     round: 1,
+/// };
+/// assert_eq!(summary(&overview), ["a form: Street, City", "a page on example.org"]);
+/// ```
 #[derive(Debug, Clone)]
 pub struct InputOverview {
     /// Who is asking.
@@ -363,28 +990,87 @@ pub struct InputOverview {
 /// What a host provides to present elicitations.
 ///
 /// Implementations must not open URLs themselves: opening goes through
-/// [`crate::UrlOpener`] after [`UrlDecision::Open`].
+/// [`crate::UrlOpener`] after [`UrlDecision::Open`]. Only the first five methods are
+/// required; the defaults ignore progress, continue after overviews, and answer "still
+/// waiting" like a late completion.
+///
+/// A UI that answers one form, corrected after the client found the first answer
+/// invalid:
 ///
 /// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use mcp_elicit_client::rmcp::{self, RoleServer, ServerHandler, ServiceExt};
+/// # use rmcp::model::{
+/// #     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+/// #     ErrorData, Implementation, ServerCapabilities, ServerConfig, ServerRequest,
+/// # };
+/// # use rmcp::service::{RequestContext, ServiceError};
+/// # // A server whose tool `ask` sends its `params` argument as `elicitation/create` (the
+/// # // 2025-11-25 way) and returns the client's answer as JSON text.
+/// # struct Asker;
+/// # impl ServerHandler for Asker {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #             .with_server_info(Implementation::new("asker", "1.0.0").with_title("The Asker"))
+/// #     }
+/// #     async fn call_tool(
+/// #         &self,
+/// #         call: CallToolRequestParams,
+/// #         cx: RequestContext<RoleServer>,
+/// #     ) -> Result<CallToolResponse, ErrorData> {
+/// #         let params = call.arguments.unwrap_or_default().remove("params");
+/// #         let ask = ServerRequest::CustomRequest(CustomRequest::new("elicitation/create", params));
+/// #         let answer = match cx.peer.send_request(ask).await {
+/// #             Ok(result) => serde_json::to_value(result).unwrap_or_default(),
+/// #             Err(ServiceError::McpError(e)) => {
+/// #                 serde_json::json!({"error": e.code.0, "message": e.message})
+/// #             }
+/// #             Err(e) => serde_json::json!({"failed": e.to_string()}),
+/// #         };
+/// #         Ok(CallToolResult::success(vec![ContentBlock::text(answer.to_string())]).into())
+/// #     }
+/// # }
+/// # let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// # tokio::spawn(async move {
+/// #     if let Ok(running) = Asker.serve(server_io).await {
+/// #         let _ = running.waiting().await;
+/// #     }
+/// # });
+/// # let ask = |params: serde_json::Value| {
+/// #     let arguments = serde_json::json!({"params": params});
+/// #     CallToolRequestParams::new("ask").with_arguments(arguments.as_object().cloned().unwrap())
+/// # };
+/// # let text = |result: &CallToolResult| -> serde_json::Value {
+/// #     serde_json::from_str(&result.content[0].as_text().unwrap().text).unwrap()
+/// # };
+/// use std::sync::Mutex;
 /// use mcp_elicit_client::{
-///     ElicitationUi, FormPrompt, FormResponse, Notice, StallChoice, StalledCompletion, UrlDecision, UrlPrompt,
+///     Config, ElicitationClient, ElicitationUi, FormPrompt, FormResponse, Notice, ProtocolChoice,
+///     RecordingOpener, StallChoice, StalledCompletion, TransportIdentity, UrlDecision, UrlPrompt,
 /// };
 /// use mcp_elicit_core::message::Capability;
+/// use mcp_elicit_core::validate::ViolationCode;
+/// use serde_json::json;
 ///
-/// /// Shows forms only, and asks for every field on standard input (sketch).
-/// struct Terminal;
+/// /// Forms only. Types a handle: a wrong one first, then what the error asks for.
+/// #[derive(Default)]
+/// struct Typist {
+///     seen: Mutex<Vec<FormPrompt>>,
+/// }
 ///
-/// impl ElicitationUi for Terminal {
+/// impl ElicitationUi for Typist {
 ///     fn modes(&self) -> Capability {
-///         Capability { form: true, url: false } // declared as `{"form": {}}`
+///         Capability::FORM // declared as `{"form": {}}`: URL requests get -32602
 ///     }
 ///     async fn present_form(&self, prompt: FormPrompt) -> FormResponse {
-///         println!("{} asks: {}", prompt.server, prompt.message); // plain text, never linkified
-///         for e in &prompt.errors {
-///             println!("  ! {}", e.message);
-///         }
-///         // ... edit `prompt.values` (defaults are already filled in) ...
-///         FormResponse::Submit(prompt.values)
+///         // A real host shows `prompt.server`, `prompt.message` (plain text, never
+///         // linkified), the fields of `prompt.schema`, and `prompt.errors` next to them.
+///         let mut values = prompt.values.clone(); // defaults first, then the last answer
+///         let handle = if prompt.errors.is_empty() { "Ada L." } else { "ada" };
+///         values.insert("handle".into(), handle.into());
+///         self.seen.lock().unwrap().push(prompt);
+///         FormResponse::Submit(values)
 ///     }
 ///     async fn present_url(&self, _: UrlPrompt) -> UrlDecision {
 ///         UrlDecision::Decline // never called: URL mode is not declared
@@ -396,6 +1082,35 @@ pub struct InputOverview {
 ///         StallChoice::Cancel
 ///     }
 /// }
+///
+/// let config = Config::default().with_protocol(ProtocolChoice::V2025_11_25);
+/// let client = ElicitationClient::new(Typist::default(), RecordingOpener::default(), config);
+/// # let (r, w) = tokio::io::split(client_io);
+/// # let pipe = TransportIdentity::Other { description: "in-process".into() };
+/// let connection = client.clone().connect_io(r, w, pipe).await?;
+/// # // `ask(params)`: a call of the server's tool that sends `params` as
+/// # // `elicitation/create`; `text` reads the client's answer back from the result.
+/// let result = connection.peer().call_tool(ask(json!({
+///     "message": "Pick a handle",
+///     "requestedSchema": {"type": "object", "properties": {
+///         "handle": {"type": "string", "pattern": "^[a-z]+$"},
+///         "lang": {"type": "string", "default": "en"}
+///     }, "required": ["handle"]}
+/// }))).await?;
+///
+/// // The server got the second answer only: the first broke the pattern and was not sent.
+/// assert_eq!(text(&result)["content"], json!({"lang": "en", "handle": "ada"}));
+/// let seen = client.ui().seen.lock().unwrap();
+/// assert_eq!(seen.len(), 2);
+/// assert_eq!(seen[0].attempt, 1);
+/// assert_eq!(seen[0].prefilled, ["lang"]);
+/// assert_eq!(seen[0].server.label(), "The Asker");
+/// assert_eq!(seen[1].attempt, 2);
+/// assert_eq!(seen[1].values["handle"], "Ada L."); // the last answer, to correct
+/// assert_eq!(seen[1].errors[0].property.as_deref(), Some("handle"));
+/// assert_eq!(seen[1].errors[0].code, ViolationCode::Pattern);
+/// # Ok(())
+/// # }
 /// ```
 pub trait ElicitationUi: Send + Sync + 'static {
     /// The modes this host can really present. The declared `elicitation` capability is
