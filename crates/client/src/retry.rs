@@ -17,7 +17,97 @@ use crate::ui::{
 };
 use crate::url_flow::UrlOutcome;
 
-/// Why the required URL elicitations were not carried out.
+/// Why the required URL elicitations were not carried out (in
+/// [`CallError::ElicitationRequired`]).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use std::sync::Arc;
+/// # use std::sync::atomic::{AtomicU32, Ordering};
+/// # use mcp_elicit_client::rmcp::{self, RoleServer, ServerHandler, ServiceExt};
+/// # use rmcp::model::{
+/// #     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
+/// #     Implementation, ServerCapabilities, ServerConfig,
+/// # };
+/// # use rmcp::service::RequestContext;
+/// # use mcp_elicit_client::{
+/// #     CallError, Config, Connection, ElicitationClient, ElicitationUi, FormPolicy, NotCompleted,
+/// #     ProtocolChoice, RecordingOpener, ScriptedUi, TransportIdentity, UrlPolicy,
+/// # };
+/// # use mcp_elicit_core::message::Capability;
+/// # // A 2025-11-25 server. `connect` fails with -32042 (one URL elicitation) on its first
+/// # // call and succeeds after; `bad` fails with malformed -32042 data; other tools: -32602.
+/// # #[derive(Default)]
+/// # struct Gate(Arc<AtomicU32>);
+/// # impl ServerHandler for Gate {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #             .with_server_info(Implementation::new("gate", "1.0.0"))
+/// #     }
+/// #     async fn call_tool(
+/// #         &self,
+/// #         call: CallToolRequestParams,
+/// #         _: RequestContext<RoleServer>,
+/// #     ) -> Result<CallToolResponse, ErrorData> {
+/// #         let required = |data| Err(ErrorData::new(ErrorCode(-32042), "Connect first.", Some(data)));
+/// #         match call.name.as_ref() {
+/// #             "connect" if self.0.fetch_add(1, Ordering::SeqCst) == 0 => required(serde_json::json!({
+/// #                 "elicitations": [{"mode": "url", "elicitationId": "el-1",
+/// #                     "url": "https://auth.example.com/connect", "message": "Connect your account"}]
+/// #             })),
+/// #             "connect" => Ok(CallToolResult::success(vec![ContentBlock::text("connected")]).into()),
+/// #             "bad" => required(serde_json::json!({"elicitations": "none"})),
+/// #             other => Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
+/// #         }
+/// #     }
+/// # }
+/// # async fn start<U: ElicitationUi>(
+/// #     ui: U,
+/// #     config: Config,
+/// # ) -> (ElicitationClient<U, RecordingOpener>, Connection<U, RecordingOpener>) {
+/// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// #     tokio::spawn(async move {
+/// #         if let Ok(running) = Gate::default().serve(server_io).await {
+/// #             let _ = running.waiting().await;
+/// #         }
+/// #     });
+/// #     let config = config.with_protocol(ProtocolChoice::V2025_11_25);
+/// #     let client = ElicitationClient::new(ui, RecordingOpener::default(), config);
+/// #     let (r, w) = tokio::io::split(client_io);
+/// #     let pipe = TransportIdentity::Other { description: "in-process".into() };
+/// #     let connection = client.clone().connect_io(r, w, pipe).await.unwrap();
+/// #     (client, connection)
+/// # }
+///
+/// # // `start(ui, config)`: a client connected to a server whose tool `connect` first
+/// # // fails with -32042, listing one URL elicitation.
+/// let reason = |result: Result<_, CallError>| match result {
+///     Err(CallError::ElicitationRequired { reason, .. }) => reason,
+///     other => panic!("{other:?}"),
+/// };
+/// // A UI without URL mode cannot carry it out.
+/// let forms_only = ScriptedUi::new(Capability::FORM, FormPolicy::Decline, UrlPolicy::Never);
+/// let (client, connection) = start(forms_only, Config::default()).await;
+/// let call = client.call_tool(connection.peer(), CallToolRequestParams::new("connect")).await;
+/// assert_eq!(reason(call), NotCompleted::UrlModeNotSupported);
+///
+/// // The user says no.
+/// let says_no = ScriptedUi::new(Capability::URL, FormPolicy::Decline, UrlPolicy::Never).with_sink(|_| {});
+/// let (client, connection) = start(says_no, Config::default()).await;
+/// let call = client.call_tool(connection.peer(), CallToolRequestParams::new("connect")).await;
+/// assert_eq!(reason(call), NotCompleted::Declined);
+/// assert!(client.registry().is_pending("el-1")); // known, never completed
+///
+/// // More elicitations than the limit: nothing is shown.
+/// let limits = mcp_elicit_client::Limits::default().with_max_required_elicitations(0);
+/// let ui = ScriptedUi::new(Capability::URL, FormPolicy::Decline, UrlPolicy::Consent);
+/// let (client, connection) = start(ui, Config::default().with_limits(limits)).await;
+/// let call = client.call_tool(connection.peer(), CallToolRequestParams::new("connect")).await;
+/// assert_eq!(reason(call), NotCompleted::TooMany);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum NotCompleted {
@@ -35,7 +125,185 @@ pub enum NotCompleted {
     TooMany,
 }
 
-/// Why a call failed.
+/// Why a call failed, and what produces each kind:
+///
+/// - [`Service`](Self::Service): the transport failed, or the server answered with a
+///   JSON-RPC error other than -32042 (a tool error result is not one: it is an `Ok`
+///   with `isError`);
+/// - [`ElicitationRequired`](Self::ElicitationRequired): -32042, and its elicitations were
+///   not carried out ([`NotCompleted`] says why);
+/// - [`InvalidRequiredData`](Self::InvalidRequiredData): -32042 whose `data` is not a list
+///   of URL elicitations;
+/// - [`RoundsExhausted`](Self::RoundsExhausted): still -32042 after
+///   [`Config::max_retry_rounds`](crate::Config::max_retry_rounds) retries;
+/// - [`Disconnected`](Self::Disconnected): the connection closed while waiting for
+///   completion notifications;
+/// - 2026-07-28 only: [`MalformedInputRequired`](Self::MalformedInputRequired),
+///   [`InputRequestRefused`](Self::InputRequestRefused),
+///   [`InputRoundsExhausted`](Self::InputRoundsExhausted) (after
+///   [`Config::max_input_rounds`](crate::Config::max_input_rounds)) and
+///   [`RateLimited`](Self::RateLimited);
+/// - [`Abandoned`](Self::Abandoned): the user cancelled an overview or a "still waiting"
+///   prompt (2026-07-28; on 2025-11-25 a cancelled overview is
+///   [`NotCompleted::Cancelled`]).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use std::sync::Arc;
+/// # use std::sync::atomic::{AtomicU32, Ordering};
+/// # use mcp_elicit_client::rmcp::{self, RoleServer, ServerHandler, ServiceExt};
+/// # use rmcp::model::{
+/// #     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
+/// #     Implementation, ServerCapabilities, ServerConfig,
+/// # };
+/// # use rmcp::service::RequestContext;
+/// # use mcp_elicit_client::{
+/// #     CallError, Config, Connection, ElicitationClient, ElicitationUi, FormPolicy, NotCompleted,
+/// #     ProtocolChoice, RecordingOpener, ScriptedUi, TransportIdentity, UrlPolicy,
+/// # };
+/// # use mcp_elicit_core::message::Capability;
+/// # // A 2025-11-25 server. `connect` fails with -32042 (one URL elicitation) on its first
+/// # // call and succeeds after; `bad` fails with malformed -32042 data; other tools: -32602.
+/// # #[derive(Default)]
+/// # struct Gate(Arc<AtomicU32>);
+/// # impl ServerHandler for Gate {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #             .with_server_info(Implementation::new("gate", "1.0.0"))
+/// #     }
+/// #     async fn call_tool(
+/// #         &self,
+/// #         call: CallToolRequestParams,
+/// #         _: RequestContext<RoleServer>,
+/// #     ) -> Result<CallToolResponse, ErrorData> {
+/// #         let required = |data| Err(ErrorData::new(ErrorCode(-32042), "Connect first.", Some(data)));
+/// #         match call.name.as_ref() {
+/// #             "connect" if self.0.fetch_add(1, Ordering::SeqCst) == 0 => required(serde_json::json!({
+/// #                 "elicitations": [{"mode": "url", "elicitationId": "el-1",
+/// #                     "url": "https://auth.example.com/connect", "message": "Connect your account"}]
+/// #             })),
+/// #             "connect" => Ok(CallToolResult::success(vec![ContentBlock::text("connected")]).into()),
+/// #             "bad" => required(serde_json::json!({"elicitations": "none"})),
+/// #             other => Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
+/// #         }
+/// #     }
+/// # }
+/// # async fn start<U: ElicitationUi>(
+/// #     ui: U,
+/// #     config: Config,
+/// # ) -> (ElicitationClient<U, RecordingOpener>, Connection<U, RecordingOpener>) {
+/// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// #     tokio::spawn(async move {
+/// #         if let Ok(running) = Gate::default().serve(server_io).await {
+/// #             let _ = running.waiting().await;
+/// #         }
+/// #     });
+/// #     let config = config.with_protocol(ProtocolChoice::V2025_11_25);
+/// #     let client = ElicitationClient::new(ui, RecordingOpener::default(), config);
+/// #     let (r, w) = tokio::io::split(client_io);
+/// #     let pipe = TransportIdentity::Other { description: "in-process".into() };
+/// #     let connection = client.clone().connect_io(r, w, pipe).await.unwrap();
+/// #     (client, connection)
+/// # }
+///
+/// # // `start(ui, config)`: a client connected to a server whose tool `connect` first
+/// # // fails with -32042, and `bad` with malformed -32042 data.
+/// let ui = ScriptedUi::new(Capability::URL, FormPolicy::Decline, UrlPolicy::Never).with_sink(|_| {});
+/// let (client, connection) = start(ui, Config::default()).await;
+/// let tool = |name: &str| CallToolRequestParams::new(name.to_owned());
+///
+/// let call = client.call_tool(connection.peer(), tool("missing")).await;
+/// let Err(CallError::Service(e)) = call else { panic!("another error") };
+/// assert!(e.to_string().contains("no tool missing"), "{e}");
+///
+/// let call = client.call_tool(connection.peer(), tool("bad")).await;
+/// let Err(CallError::InvalidRequiredData { reason, error }) = call else { panic!("another error") };
+/// assert_eq!(error.code.0, -32042);
+/// assert!(!reason.is_empty());
+///
+/// // With no retries allowed, the first -32042 ends the call without asking.
+/// let ui = ScriptedUi::new(Capability::URL, FormPolicy::Decline, UrlPolicy::Consent);
+/// let (client, connection) = start(ui, Config::default().with_max_retry_rounds(0)).await;
+/// let call = client.call_tool(connection.peer(), tool("connect")).await;
+/// let Err(CallError::RoundsExhausted { rounds, error }) = call else { panic!("another error") };
+/// assert_eq!((rounds, &*error.message), (0, "Connect first."));
+/// # Ok(())
+/// # }
+/// ```
+///
+/// On 2026-07-28 the server's `InputRequiredResult` is checked whole before anything is
+/// shown or sent:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use serde_json::{Value, json};
+/// # use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+/// # // A 2026-07-28 server speaking JSON lines; `tools/call` answers depend on the tool.
+/// # async fn serve(io: tokio::io::DuplexStream) {
+/// #     let (r, mut w) = tokio::io::split(io);
+/// #     let mut lines = BufReader::new(r).lines();
+/// #     while let Ok(Some(line)) = lines.next_line().await {
+/// #         let msg: Value = serde_json::from_str(&line).unwrap_or_default();
+/// #         if msg["id"].is_null() {
+/// #             continue; // a notification
+/// #         }
+/// #         let result = match (msg["method"].as_str(), msg["params"]["name"].as_str()) {
+/// #             (Some("server/discover"), _) => json!({
+/// #                 "resultType": "complete", "ttlMs": 0, "cacheScope": "private",
+/// #                 "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
+/// #                 "serverInfo": {"name": "strict", "version": "1.0.0"}
+/// #             }),
+/// #             (Some("tools/call"), Some("bogus")) => json!({"resultType": "bogus"}),
+/// #             (Some("tools/call"), Some("sign_in")) => json!({
+/// #                 "resultType": "input_required",
+/// #                 "inputRequests": {"u": {"method": "elicitation/create", "params": {
+/// #                     "mode": "url", "message": "Sign in", "url": "https://example.com/login"}}}
+/// #             }),
+/// #             (Some("tools/call"), _) => json!({"resultType": "input_required", "requestState": "again"}),
+/// #             _ => json!({"resultType": "complete"}),
+/// #         };
+/// #         let out = json!({"jsonrpc": "2.0", "id": msg["id"], "result": result}).to_string() + "\n";
+/// #         if w.write_all(out.as_bytes()).await.is_err() {
+/// #             break;
+/// #         }
+/// #     }
+/// # }
+/// use mcp_elicit_client::rmcp::model::CallToolRequestParams;
+/// use mcp_elicit_client::{
+///     CallError, Config, ElicitationClient, FormPolicy, ProtocolChoice, RecordingOpener,
+///     ScriptedUi, TransportIdentity, UrlPolicy,
+/// };
+/// use mcp_elicit_core::message::Capability;
+///
+/// # let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// # tokio::spawn(serve(server_io));
+/// let ui = ScriptedUi::new(Capability::FORM, FormPolicy::AcceptDefaults, UrlPolicy::Never);
+/// let config = Config::default()
+///     .with_protocol(ProtocolChoice::V2026_07_28)
+///     .with_max_input_rounds(2);
+/// let client = ElicitationClient::new(ui, RecordingOpener::default(), config);
+/// # let (r, w) = tokio::io::split(client_io);
+/// # let pipe = TransportIdentity::Other { description: "in-process".into() };
+/// let connection = client.clone().connect_io(r, w, pipe).await?;
+/// let call = |name: &str| client.call_tool(connection.peer(), CallToolRequestParams::new(name.to_owned()));
+///
+/// // A result this client cannot read.
+/// let Err(CallError::MalformedInputRequired { reason }) = call("bogus").await else { panic!() };
+/// assert!(reason.contains("unknown resultType \"bogus\""), "{reason}");
+///
+/// // A URL step for a client that declared forms only.
+/// let Err(CallError::InputRequestRefused { key, reason }) = call("sign_in").await else { panic!() };
+/// assert_eq!(key, "u");
+/// assert!(reason.contains("did not declare url mode"), "{reason}");
+///
+/// // A server that never finishes: stopped after `max_input_rounds`.
+/// let Err(CallError::InputRoundsExhausted { rounds }) = call("endless").await else { panic!() };
+/// assert_eq!(rounds, 2);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum CallError {
@@ -128,6 +396,85 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
     /// 5. the original request is retried, at most
     ///    [`Config::max_retry_rounds`](crate::Config::max_retry_rounds) times; why it stopped
     ///    otherwise is a [`CallError`] ([`NotCompleted`] says which step).
+    ///
+    /// Here the server never sends the completion notification: after the (shortened)
+    /// completion timeout [`ScriptedUi`](crate::ScriptedUi) chooses "retry now", and the
+    /// retry succeeds.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use std::sync::atomic::{AtomicU32, Ordering};
+    /// # use mcp_elicit_client::rmcp::{self, RoleServer, ServerHandler, ServiceExt};
+    /// # use rmcp::model::{
+    /// #     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
+    /// #     Implementation, ServerCapabilities, ServerConfig,
+    /// # };
+    /// # use rmcp::service::RequestContext;
+    /// # use mcp_elicit_client::{
+    /// #     CallError, Config, Connection, ElicitationClient, ElicitationUi, FormPolicy, NotCompleted,
+    /// #     ProtocolChoice, RecordingOpener, ScriptedUi, TransportIdentity, UrlPolicy,
+    /// # };
+    /// # use mcp_elicit_core::message::Capability;
+    /// # // A 2025-11-25 server. `connect` fails with -32042 (one URL elicitation) on its first
+    /// # // call and succeeds after; `bad` fails with malformed -32042 data; other tools: -32602.
+    /// # #[derive(Default)]
+    /// # struct Gate(Arc<AtomicU32>);
+    /// # impl ServerHandler for Gate {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #             .with_server_info(Implementation::new("gate", "1.0.0"))
+    /// #     }
+    /// #     async fn call_tool(
+    /// #         &self,
+    /// #         call: CallToolRequestParams,
+    /// #         _: RequestContext<RoleServer>,
+    /// #     ) -> Result<CallToolResponse, ErrorData> {
+    /// #         let required = |data| Err(ErrorData::new(ErrorCode(-32042), "Connect first.", Some(data)));
+    /// #         match call.name.as_ref() {
+    /// #             "connect" if self.0.fetch_add(1, Ordering::SeqCst) == 0 => required(serde_json::json!({
+    /// #                 "elicitations": [{"mode": "url", "elicitationId": "el-1",
+    /// #                     "url": "https://auth.example.com/connect", "message": "Connect your account"}]
+    /// #             })),
+    /// #             "connect" => Ok(CallToolResult::success(vec![ContentBlock::text("connected")]).into()),
+    /// #             "bad" => required(serde_json::json!({"elicitations": "none"})),
+    /// #             other => Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
+    /// #         }
+    /// #     }
+    /// # }
+    /// # async fn start<U: ElicitationUi>(
+    /// #     ui: U,
+    /// #     config: Config,
+    /// # ) -> (ElicitationClient<U, RecordingOpener>, Connection<U, RecordingOpener>) {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = Gate::default().serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let config = config.with_protocol(ProtocolChoice::V2025_11_25);
+    /// #     let client = ElicitationClient::new(ui, RecordingOpener::default(), config);
+    /// #     let (r, w) = tokio::io::split(client_io);
+    /// #     let pipe = TransportIdentity::Other { description: "in-process".into() };
+    /// #     let connection = client.clone().connect_io(r, w, pipe).await.unwrap();
+    /// #     (client, connection)
+    /// # }
+    /// use std::time::Duration;
+    ///
+    /// # // `start(ui, config)`: a client connected to a server whose tool `connect` first
+    /// # // fails with -32042 listing https://auth.example.com/connect, then succeeds.
+    /// let ui = ScriptedUi::new(Capability::URL, FormPolicy::Decline, UrlPolicy::Consent).with_sink(|_| {});
+    /// let config = Config::default().with_completion_timeout(Duration::from_millis(50));
+    /// let (client, connection) = start(ui, config).await;
+    ///
+    /// let result = client.call_tool(connection.peer(), CallToolRequestParams::new("connect")).await?;
+    /// assert_eq!(result.content[0].as_text().unwrap().text, "connected");
+    /// assert!(client.registry().is_pending("el-1")); // no notification came
+    /// assert!(client.ui().failures().is_empty());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn call_tool(
         &self,
         peer: &Peer<RoleClient>,
@@ -145,6 +492,88 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
     /// -32042 handling as [`call_tool`](Self::call_tool): `request` is called again after
     /// the required URL elicitations complete. `label` names the request in prompts
     /// ([`UrlOrigin::RequiredByCall`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use std::sync::atomic::{AtomicU32, Ordering};
+    /// # use mcp_elicit_client::rmcp::{self, RoleServer, ServerHandler, ServiceExt};
+    /// # use rmcp::model::{
+    /// #     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
+    /// #     Implementation, ServerCapabilities, ServerConfig,
+    /// # };
+    /// # use rmcp::service::RequestContext;
+    /// # use mcp_elicit_client::{
+    /// #     CallError, Config, Connection, ElicitationClient, ElicitationUi, FormPolicy, NotCompleted,
+    /// #     ProtocolChoice, RecordingOpener, ScriptedUi, TransportIdentity, UrlPolicy,
+    /// # };
+    /// # use mcp_elicit_core::message::Capability;
+    /// # // A 2025-11-25 server. `connect` fails with -32042 (one URL elicitation) on its first
+    /// # // call and succeeds after; `bad` fails with malformed -32042 data; other tools: -32602.
+    /// # #[derive(Default)]
+    /// # struct Gate(Arc<AtomicU32>);
+    /// # impl ServerHandler for Gate {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #             .with_server_info(Implementation::new("gate", "1.0.0"))
+    /// #     }
+    /// #     async fn call_tool(
+    /// #         &self,
+    /// #         call: CallToolRequestParams,
+    /// #         _: RequestContext<RoleServer>,
+    /// #     ) -> Result<CallToolResponse, ErrorData> {
+    /// #         let required = |data| Err(ErrorData::new(ErrorCode(-32042), "Connect first.", Some(data)));
+    /// #         match call.name.as_ref() {
+    /// #             "connect" if self.0.fetch_add(1, Ordering::SeqCst) == 0 => required(serde_json::json!({
+    /// #                 "elicitations": [{"mode": "url", "elicitationId": "el-1",
+    /// #                     "url": "https://auth.example.com/connect", "message": "Connect your account"}]
+    /// #             })),
+    /// #             "connect" => Ok(CallToolResult::success(vec![ContentBlock::text("connected")]).into()),
+    /// #             "bad" => required(serde_json::json!({"elicitations": "none"})),
+    /// #             other => Err(ErrorData::invalid_params(format!("no tool {other}"), None)),
+    /// #         }
+    /// #     }
+    /// # }
+    /// # async fn start<U: ElicitationUi>(
+    /// #     ui: U,
+    /// #     config: Config,
+    /// # ) -> (ElicitationClient<U, RecordingOpener>, Connection<U, RecordingOpener>) {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = Gate::default().serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let config = config.with_protocol(ProtocolChoice::V2025_11_25);
+    /// #     let client = ElicitationClient::new(ui, RecordingOpener::default(), config);
+    /// #     let (r, w) = tokio::io::split(client_io);
+    /// #     let pipe = TransportIdentity::Other { description: "in-process".into() };
+    /// #     let connection = client.clone().connect_io(r, w, pipe).await.unwrap();
+    /// #     (client, connection)
+    /// # }
+    /// use std::time::Duration;
+    ///
+    /// # // `start(ui, config)`: a client connected to a server whose tool `connect` first
+    /// # // fails with -32042, then succeeds.
+    /// let ui = ScriptedUi::new(Capability::URL, FormPolicy::Decline, UrlPolicy::Consent).with_sink(|_| {});
+    /// let config = Config::default().with_completion_timeout(Duration::from_millis(50));
+    /// let (client, connection) = start(ui, config).await;
+    /// let peer = connection.peer();
+    ///
+    /// // Any request: here a `tools/call` sent by hand, its result read as JSON.
+    /// let mut attempts = 0;
+    /// let result = client
+    ///     .with_url_elicitation(peer, "connect my account", || {
+    ///         attempts += 1;
+    ///         peer.call_tool(CallToolRequestParams::new("connect"))
+    ///     })
+    ///     .await?;
+    /// assert_eq!(attempts, 2);
+    /// assert_eq!(result.content[0].as_text().unwrap().text, "connected");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn with_url_elicitation<T, F, Fut>(
         &self,
         peer: &Peer<RoleClient>,
