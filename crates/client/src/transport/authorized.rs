@@ -19,7 +19,28 @@ use sse_stream::Sse;
 
 use crate::auth::{AuthError, Authorizer};
 
-/// Adds authorization to an inner [`StreamableHttpClient`].
+/// Adds authorization to an inner [`StreamableHttpClient`]: the middle layer of
+/// [`HttpStack`](super::http::HttpStack).
+///
+/// ```
+/// use std::sync::Arc;
+/// use mcp_elicit_client::RawRequests;
+/// use mcp_elicit_client::auth::{AuthConfig, Authorizer, HeadlessRedirect, MemoryTokenStore};
+/// use mcp_elicit_client::transport::{authorized::AuthorizedHttpClient, capture::CapturingReqwest};
+///
+/// let inner = CapturingReqwest::new(reqwest::Client::default(), RawRequests::default());
+/// // Without an authorizer every request passes through unchanged.
+/// let _plain = AuthorizedHttpClient::new(inner.clone(), None);
+///
+/// let authorizer = Arc::new(Authorizer::new(
+///     "https://mcp.example.com/mcp",
+///     AuthConfig::new("my-host"),
+///     Arc::new(MemoryTokenStore::default()),
+///     Arc::new(HeadlessRedirect::new("http://127.0.0.1:8976/callback")),
+/// )?);
+/// let _signed_in = AuthorizedHttpClient::new(inner, Some(authorizer));
+/// # Ok::<(), mcp_elicit_client::auth::AuthError>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct AuthorizedHttpClient<C> {
     inner: C,
@@ -27,7 +48,8 @@ pub struct AuthorizedHttpClient<C> {
 }
 
 impl<C> AuthorizedHttpClient<C> {
-    /// Wraps `inner`; with `auth`, requests carry its token and 401/403 are handled.
+    /// Wraps `inner`; with `auth`, requests carry its token and 401/403 are handled (see
+    /// [`AuthorizedHttpClient`]).
     pub fn new(inner: C, auth: Option<Arc<Authorizer>>) -> Self {
         Self { inner, auth }
     }

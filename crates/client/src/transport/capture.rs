@@ -39,7 +39,20 @@ fn may_require_input(message: &ClientJsonRpcMessage) -> bool {
     )
 }
 
-/// rmcp's reqwest client with raw capture of the answers that may require input.
+/// rmcp's reqwest client with raw capture of the answers that may require input: the
+/// innermost layer of [`HttpStack`](super::http::HttpStack).
+///
+/// ```
+/// use mcp_elicit_client::RawRequests;
+/// use mcp_elicit_client::transport::capture::CapturingReqwest;
+///
+/// let raw = RawRequests::default();
+/// // A JSON answer to `tools/call` with `"resultType": "input_required"` ends up in `raw`
+/// // (`RawRequests::take_result`), as the SSE events do through `TappedHttpClient`.
+/// let client = CapturingReqwest::new(reqwest::Client::default(), raw.clone());
+/// # let _ = client;
+/// assert!(raw.is_empty());
+/// ```
 #[derive(Debug, Clone, Default)]
 pub struct CapturingReqwest {
     inner: reqwest::Client,
@@ -47,7 +60,7 @@ pub struct CapturingReqwest {
 }
 
 impl CapturingReqwest {
-    /// Wraps `inner`; raw results go to `raw`.
+    /// Wraps `inner`; raw results go to `raw` (see [`CapturingReqwest`]).
     pub fn new(inner: reqwest::Client, raw: RawRequests) -> Self {
         Self { inner, raw }
     }

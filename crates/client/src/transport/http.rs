@@ -31,7 +31,8 @@ use crate::transport::capture::CapturingReqwest;
 use crate::transport::reject;
 
 /// Whether the standalone GET stream (where a server sends requests not tied to a
-/// client request) has been opened.
+/// client request) has been opened. Watched through
+/// [`TappedHttpClient::standalone_stream`]; see [`transport`] for an example.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum StandaloneStream {
     /// Not tried yet.
@@ -43,6 +44,16 @@ pub enum StandaloneStream {
 }
 
 /// A [`StreamableHttpClient`] that shows every SSE event to a [`RawRequests`].
+///
+/// ```
+/// use mcp_elicit_client::RawRequests;
+/// use mcp_elicit_client::transport::http::{StandaloneStream, TappedHttpClient};
+///
+/// let raw = RawRequests::default();
+/// let client = TappedHttpClient::new(reqwest::Client::default(), raw.clone());
+/// // Nothing was sent yet: the standalone stream has not been tried.
+/// assert_eq!(*client.standalone_stream().borrow(), StandaloneStream::Pending);
+/// ```
 #[derive(Debug, Clone)]
 pub struct TappedHttpClient<C> {
     inner: C,
@@ -51,7 +62,7 @@ pub struct TappedHttpClient<C> {
 }
 
 impl<C> TappedHttpClient<C> {
-    /// Wraps `inner`.
+    /// Wraps `inner`; SSE events are shown to `raw` (see [`TappedHttpClient`]).
     pub fn new(inner: C, raw: RawRequests) -> Self {
         Self {
             inner,
@@ -212,11 +223,90 @@ fn is_initialize(message: &ClientJsonRpcMessage) -> bool {
 
 /// The HTTP client stack of [`transport`]: raw capture around authorization around
 /// rmcp's reqwest client with raw capture of JSON answers.
+///
+/// ```
+/// use mcp_elicit_client::RawRequests;
+/// use mcp_elicit_client::transport::{
+///     authorized::AuthorizedHttpClient, capture::CapturingReqwest, http::{HttpStack, TappedHttpClient},
+/// };
+///
+/// // What `transport_with_auth` builds (here with a reqwest client of your own, no sign-in).
+/// let raw = RawRequests::default();
+/// let reqwest = reqwest::Client::builder().user_agent("my-host/1.0").build()?;
+/// let inner = CapturingReqwest::new(reqwest, raw.clone());
+/// let stack: HttpStack = TappedHttpClient::new(AuthorizedHttpClient::new(inner, None), raw);
+/// # let _ = stack;
+/// # Ok::<(), reqwest::Error>(())
+/// ```
 pub type HttpStack = TappedHttpClient<AuthorizedHttpClient<CapturingReqwest>>;
 
 /// A Streamable HTTP client transport to `url` over reqwest, with raw capture (SSE events
 /// and the JSON answers to requests that may require input), and a watch on its
-/// standalone GET stream.
+/// standalone GET stream. Must be called inside a Tokio runtime (rmcp starts the
+/// transport's worker task); nothing is sent before the transport is served.
+///
+/// What [`ElicitationClient::connect`](crate::ElicitationClient::connect) does for an
+/// `http(s)` target, by hand:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use std::sync::Arc;
+/// # use mcp_elicit_client::rmcp::{self, RoleServer, ServerHandler};
+/// # use rmcp::model::{
+/// #     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
+/// #     Implementation, ServerCapabilities, ServerConfig,
+/// # };
+/// # use rmcp::service::RequestContext;
+/// # use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+/// # use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+/// # struct Hello;
+/// # impl ServerHandler for Hello {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #             .with_server_info(Implementation::new("hello", "1.0.0"))
+/// #     }
+/// #     async fn call_tool(
+/// #         &self,
+/// #         _: CallToolRequestParams,
+/// #         _: RequestContext<RoleServer>,
+/// #     ) -> Result<CallToolResponse, ErrorData> {
+/// #         Ok(CallToolResult::success(vec![ContentBlock::text("hello")]).into())
+/// #     }
+/// # }
+/// # let service = StreamableHttpService::new(
+/// #     || Ok(Hello),
+/// #     Arc::new(LocalSessionManager::default()),
+/// #     StreamableHttpServerConfig::default(),
+/// # );
+/// # let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+/// # let url = format!("http://{}/mcp", listener.local_addr()?);
+/// # let app = axum::Router::new().nest_service("/mcp", service);
+/// # tokio::spawn(async move { axum::serve(listener, app).await });
+/// use mcp_elicit_client::transport::http::{StandaloneStream, transport};
+/// use mcp_elicit_client::{
+///     Config, ElicitationClient, FormPolicy, ProtocolChoice, RecordingOpener, ScriptedUi,
+///     TransportIdentity, UrlPolicy,
+/// };
+/// use mcp_elicit_core::message::Capability;
+///
+/// # // `url` is an rmcp Streamable HTTP server on 127.0.0.1.
+/// let ui = ScriptedUi::new(Capability::FORM, FormPolicy::AcceptDefaults, UrlPolicy::Never);
+/// let config = Config::default().with_protocol(ProtocolChoice::V2025_11_25);
+/// let client = ElicitationClient::new(ui, RecordingOpener::default(), config);
+/// let (transport, mut standalone) = transport(&url, client.raw_requests().clone());
+/// assert_eq!(*standalone.borrow(), StandaloneStream::Pending);
+///
+/// let connection = client.clone().serve_transport(transport, TransportIdentity::http(&url)).await?;
+/// // 2025-11-25: let the GET stream open before calling tools (servers may send
+/// // elicitation requests only there).
+/// let state = *standalone.wait_for(|s| *s != StandaloneStream::Pending).await?;
+/// assert_eq!(state, StandaloneStream::Open);
+/// let result = connection.peer().call_tool(CallToolRequestParams::new("greet")).await?;
+/// assert_eq!(result.content[0].as_text().unwrap().text, "hello");
+/// # Ok(())
+/// # }
+/// ```
 pub fn transport(
     url: &str,
     raw: RawRequests,
@@ -229,7 +319,28 @@ pub fn transport(
 
 /// Like [`transport`], with MCP authorization by `auth` when given: its bearer token on
 /// every request, sign-in on 401, step-up on 403 `insufficient_scope`
-/// ([`AuthorizedHttpClient`]).
+/// ([`AuthorizedHttpClient`]). `None` is [`transport`].
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+/// use mcp_elicit_client::RawRequests;
+/// use mcp_elicit_client::auth::{AuthConfig, Authorizer, HeadlessRedirect, MemoryTokenStore};
+/// use mcp_elicit_client::transport::http::{StandaloneStream, transport_with_auth};
+///
+/// let url = "https://mcp.example.com/mcp";
+/// let authorizer = Arc::new(Authorizer::new(
+///     url,
+///     AuthConfig::new("my-host"),
+///     Arc::new(MemoryTokenStore::default()),
+///     Arc::new(HeadlessRedirect::new("http://127.0.0.1:8976/callback")),
+/// )?);
+/// let (_transport, standalone) = transport_with_auth(url, RawRequests::default(), Some(authorizer));
+/// assert_eq!(*standalone.borrow(), StandaloneStream::Pending); // nothing sent until served
+/// # Ok(())
+/// # }
+/// ```
 pub fn transport_with_auth(
     url: &str,
     raw: RawRequests,

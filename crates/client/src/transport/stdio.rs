@@ -25,9 +25,52 @@ use crate::transport::reject;
 
 /// Longest line accepted from the server (16 MiB, like rmcp's own stdio transport);
 /// longer lines are skipped.
+///
+/// ```
+/// assert_eq!(mcp_elicit_client::transport::stdio::MAX_LINE_BYTES, 16 * 1024 * 1024);
+/// ```
 pub const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// MCP stdio framing over a reader and a writer, capturing raw `elicitation/create` params.
+///
+/// Lines that are not JSON are skipped; a request rmcp cannot read is answered with a
+/// JSON-RPC error on the spot, so the server does not wait forever:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use mcp_elicit_client::RawRequests;
+/// use mcp_elicit_client::rmcp::model::{JsonRpcMessage, NumberOrString};
+/// use mcp_elicit_client::rmcp::transport::Transport;
+/// use mcp_elicit_client::transport::stdio::LineTransport;
+/// use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+///
+/// let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// let (r, w) = tokio::io::split(client_io);
+/// let raw = RawRequests::default();
+/// let mut transport = LineTransport::new(r, w, raw.clone());
+///
+/// let (server_r, mut server_w) = tokio::io::split(server_io);
+/// server_w.write_all(concat!(
+///     "a log line, not JSON\n",
+///     r#"{"jsonrpc":"2.0","id":5,"method":42}"#, "\n", // unreadable: `method` is a number
+///     r#"{"jsonrpc":"2.0","id":6,"method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object","properties":{"n":{"type":"string","pattern":"^A"}}}}}"#, "\n",
+/// ).as_bytes()).await?;
+///
+/// // rmcp gets the elicitation request (typed, without `pattern`)...
+/// let Some(JsonRpcMessage::Request(request)) = transport.receive().await else { panic!() };
+/// assert_eq!(request.id, NumberOrString::Number(6));
+/// // ...and the raw params, `pattern` included, wait for the handler.
+/// let params = raw.take(&NumberOrString::Number(6)).unwrap();
+/// assert_eq!(params["requestedSchema"]["properties"]["n"]["pattern"], "^A");
+///
+/// // The server got an error for request 5.
+/// let reply = BufReader::new(server_r).lines().next_line().await?.unwrap();
+/// let reply: serde_json::Value = serde_json::from_str(&reply)?;
+/// assert_eq!((reply["id"].as_i64(), reply["error"]["code"].as_i64()), (Some(5), Some(-32600)));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct LineTransport<R, W> {
     reader: FramedRead<R, LinesCodec>,
@@ -41,7 +84,9 @@ where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
 {
-    /// Frames `reader`/`writer`; raw requests go to `raw`.
+    /// Frames `reader`/`writer`; raw requests go to `raw`. Lines are at most
+    /// [`MAX_LINE_BYTES`]. What [`ElicitationClient::connect_io`](crate::ElicitationClient::connect_io)
+    /// uses, with the client's own [`RawRequests`]; see [`LineTransport`] for an example.
     pub fn new(reader: R, writer: W, raw: RawRequests) -> Self {
         Self {
             reader: FramedRead::new(reader, LinesCodec::new_with_max_length(MAX_LINE_BYTES)),
@@ -54,7 +99,22 @@ where
 
 /// Starts `command[0]` with arguments `command[1..]` (no shell), its stdin/stdout as the
 /// transport and its stderr inherited. The child is killed when the transport closes or
-/// is dropped.
+/// is dropped (on close, after two seconds for it to exit once its stdin is closed).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use mcp_elicit_client::RawRequests;
+/// use mcp_elicit_client::transport::stdio::spawn;
+///
+/// let empty = spawn(&[], RawRequests::default()).unwrap_err();
+/// assert_eq!(empty.kind(), std::io::ErrorKind::InvalidInput);
+///
+/// let missing = spawn(&["/nonexistent/server".into()], RawRequests::default()).unwrap_err();
+/// assert_eq!(missing.kind(), std::io::ErrorKind::NotFound);
+/// assert!(missing.to_string().starts_with("cannot start \"/nonexistent/server\""));
+/// # }
+/// ```
 pub fn spawn(
     command: &[String],
     raw: RawRequests,

@@ -8,6 +8,29 @@ use crate::registry::CompletionRegistry;
 
 /// A transport that closes a [`CompletionRegistry`] when the peer goes away, so code
 /// waiting for a completion notification ends with an error instead of hanging.
+///
+/// Every connection of [`ElicitationClient`](crate::ElicitationClient) is wrapped in one,
+/// with its own registry.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use mcp_elicit_client::rmcp::transport::Transport;
+/// use mcp_elicit_client::transport::{stdio::LineTransport, watched::Watched};
+/// use mcp_elicit_client::{CompletionRegistry, RawRequests, WaitError};
+///
+/// let (client_io, server_io) = tokio::io::duplex(1024);
+/// let (r, w) = tokio::io::split(client_io);
+/// let registry = CompletionRegistry::default();
+/// let mut waiter = registry.register("el-1");
+/// let mut transport = Watched::new(LineTransport::new(r, w, RawRequests::default()), registry.clone());
+///
+/// drop(server_io); // the server goes away
+/// assert!(transport.receive().await.is_none());
+/// assert!(registry.is_closed());
+/// assert_eq!(waiter.wait().await, Err(WaitError::Disconnected));
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct Watched<T> {
     inner: T,
@@ -15,7 +38,7 @@ pub struct Watched<T> {
 }
 
 impl<T> Watched<T> {
-    /// Wraps `inner`.
+    /// Wraps `inner`; `registry` is closed when `inner` ends or is closed (see [`Watched`]).
     pub fn new(inner: T, registry: CompletionRegistry) -> Self {
         Self { inner, registry }
     }
