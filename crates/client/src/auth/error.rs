@@ -4,6 +4,16 @@ use rmcp::transport::auth::AuthError as RmcpAuthError;
 
 /// A failed sign-in or token use. Its text names the MCP server and the problem and
 /// never contains a token, a code or a client secret.
+///
+/// ```
+/// use mcp_elicit_client::auth::{AuthError, AuthErrorKind};
+///
+/// let error = AuthError::new("https://mcp.example.com/mcp", AuthErrorKind::Declined);
+/// assert_eq!(
+///     error.to_string(),
+///     "authorization for https://mcp.example.com/mcp: the user declined the sign-in"
+/// );
+/// ```
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("authorization for {server}: {kind}")]
 pub struct AuthError {
@@ -15,6 +25,14 @@ pub struct AuthError {
 
 impl AuthError {
     /// An error about `server`.
+    ///
+    /// ```
+    /// use mcp_elicit_client::auth::{AuthError, AuthErrorKind};
+    ///
+    /// let error = AuthError::new("https://mcp.example.com/mcp", AuthErrorKind::StepUpLimit(2));
+    /// assert_eq!(error.server, "https://mcp.example.com/mcp");
+    /// assert_eq!(error.kind, AuthErrorKind::StepUpLimit(2));
+    /// ```
     pub fn new(server: impl Into<String>, kind: AuthErrorKind) -> Self {
         Self {
             server: server.into(),
@@ -23,7 +41,21 @@ impl AuthError {
     }
 }
 
-/// What went wrong during a sign-in.
+/// What went wrong during a sign-in. Each displays as one sentence:
+///
+/// ```
+/// use mcp_elicit_client::auth::AuthErrorKind;
+///
+/// let kind = AuthErrorKind::IssuerMismatch {
+///     expected: "https://auth.example.com".into(),
+///     received: "https://evil.example".into(),
+/// };
+/// assert_eq!(kind.to_string(), "issuer mismatch: expected https://auth.example.com, got https://evil.example");
+/// assert_eq!(
+///     AuthErrorKind::TokenRefused { status: 401 }.to_string(),
+///     "the server refused the new access token (HTTP 401)"
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AuthErrorKind {

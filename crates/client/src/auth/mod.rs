@@ -136,6 +136,15 @@ impl AuthConfig {
 
     /// Machine-to-machine sign-in: the `client_credentials` grant with this client,
     /// asking for `scopes` (may be empty).
+    ///
+    /// ```
+    /// use mcp_elicit_client::auth::AuthConfig;
+    ///
+    /// let config = AuthConfig::new("batch-job").with_client_credentials("svc-1", "s3cret", vec!["tools".into()]);
+    /// assert_eq!(config.client_id.as_deref(), Some("svc-1"));
+    /// assert_eq!(config.client_credentials_scopes, Some(vec!["tools".to_string()]));
+    /// assert!(!format!("{config:?}").contains("s3cret")); // the secret is redacted
+    /// ```
     pub fn with_client_credentials(
         mut self,
         client_id: impl Into<String>,
@@ -149,12 +158,27 @@ impl AuthConfig {
     }
 
     /// Sets the Client ID Metadata Document URL.
+    ///
+    /// ```
+    /// use mcp_elicit_client::auth::AuthConfig;
+    ///
+    /// let config = AuthConfig::new("my-host").with_client_metadata_url("https://my-host.example/client.json");
+    /// assert_eq!(config.client_metadata_url.as_deref(), Some("https://my-host.example/client.json"));
+    /// ```
     pub fn with_client_metadata_url(mut self, url: impl Into<String>) -> Self {
         self.client_metadata_url = Some(url.into());
         self
     }
 
-    /// Uses a pre-registered client.
+    /// Uses a pre-registered client (tried before any registration).
+    ///
+    /// ```
+    /// use mcp_elicit_client::auth::AuthConfig;
+    ///
+    /// let public_client = AuthConfig::new("my-host").with_preregistered("client-1", None);
+    /// assert_eq!(public_client.client_id.as_deref(), Some("client-1"));
+    /// assert!(public_client.client_secret.is_none());
+    /// ```
     pub fn with_preregistered(
         mut self,
         client_id: impl Into<String>,
@@ -165,13 +189,28 @@ impl AuthConfig {
         self
     }
 
-    /// Sets the step-up limit per request.
+    /// Sets the step-up limit per request (default 2); one more 403 `insufficient_scope`
+    /// fails with [`AuthErrorKind::StepUpLimit`].
+    ///
+    /// ```
+    /// use mcp_elicit_client::auth::AuthConfig;
+    ///
+    /// assert_eq!(AuthConfig::new("my-host").max_step_ups, 2);
+    /// assert_eq!(AuthConfig::new("my-host").with_max_step_ups(0).max_step_ups, 0);
+    /// ```
     pub fn with_max_step_ups(mut self, n: u32) -> Self {
         self.max_step_ups = n;
         self
     }
 
-    /// Allows discovered metadata on private addresses.
+    /// Allows discovered metadata on private addresses (default: refused).
+    ///
+    /// ```
+    /// use mcp_elicit_client::auth::AuthConfig;
+    ///
+    /// assert!(!AuthConfig::new("my-host").allow_private_addresses);
+    /// assert!(AuthConfig::new("my-host").with_private_addresses(true).allow_private_addresses);
+    /// ```
     pub fn with_private_addresses(mut self, allow: bool) -> Self {
         self.allow_private_addresses = allow;
         self

@@ -27,11 +27,34 @@ pub trait TokenStore: Send + Sync + 'static {
 }
 
 /// A [`TokenStore`] failure (its text must not contain a token).
+///
+/// ```
+/// use mcp_elicit_client::auth::TokenStoreError;
+///
+/// let error = TokenStoreError("~/.config/my-host/tokens.json is not readable".into());
+/// assert_eq!(error.to_string(), "~/.config/my-host/tokens.json is not readable");
+/// ```
 #[derive(Debug, Clone, thiserror::Error)]
 #[error("{0}")]
 pub struct TokenStoreError(pub String);
 
-/// A [`TokenStore`] in memory: sign-ins last as long as the process.
+/// A [`TokenStore`] in memory: sign-ins last as long as the process. Clones share the
+/// entries; `Debug` shows only how many there are.
+///
+/// ```
+/// use mcp_elicit_client::auth::{MemoryTokenStore, StoredCredentials, TokenStore};
+///
+/// let store = MemoryTokenStore::default();
+/// let shared = store.clone();
+/// let credentials = StoredCredentials::new("client-1".into(), None, vec!["read".into()], None);
+/// shared.save("https://mcp.example.com/mcp", &credentials)?;
+/// let loaded = store.load("https://mcp.example.com/mcp")?.unwrap();
+/// assert_eq!(loaded.client_id, "client-1");
+/// assert_eq!(format!("{store:?}"), "MemoryTokenStore { sign_ins: 1 }");
+/// store.remove("https://mcp.example.com/mcp")?;
+/// assert!(store.load("https://mcp.example.com/mcp")?.is_none());
+/// # Ok::<(), mcp_elicit_client::auth::TokenStoreError>(())
+/// ```
 #[derive(Clone, Default)]
 pub struct MemoryTokenStore {
     entries: Arc<Mutex<HashMap<String, StoredCredentials>>>,
@@ -51,7 +74,18 @@ impl std::fmt::Debug for MemoryTokenStore {
 }
 
 impl MemoryTokenStore {
-    /// The resources that have a sign-in.
+    /// The resources that have a sign-in, sorted.
+    ///
+    /// ```
+    /// use mcp_elicit_client::auth::{MemoryTokenStore, StoredCredentials, TokenStore};
+    ///
+    /// let store = MemoryTokenStore::default();
+    /// let credentials = StoredCredentials::new("c".into(), None, Vec::new(), None);
+    /// store.save("https://b.example/mcp", &credentials)?;
+    /// store.save("https://a.example/mcp", &credentials)?;
+    /// assert_eq!(store.resources(), ["https://a.example/mcp", "https://b.example/mcp"]);
+    /// # Ok::<(), mcp_elicit_client::auth::TokenStoreError>(())
+    /// ```
     pub fn resources(&self) -> Vec<String> {
         let mut keys: Vec<String> = self
             .entries

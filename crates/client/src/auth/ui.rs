@@ -37,7 +37,16 @@ impl std::fmt::Debug for AuthorizationPrompt {
     }
 }
 
-/// Why the host's sign-in UI gave no authorization response.
+/// Why the host's sign-in UI gave no authorization response. The sign-in then fails with
+/// [`AuthErrorKind::Declined`](crate::auth::AuthErrorKind::Declined) or
+/// [`AuthErrorKind::Ui`](crate::auth::AuthErrorKind::Ui).
+///
+/// ```
+/// use mcp_elicit_client::auth::AuthUiError;
+///
+/// assert_eq!(AuthUiError::Declined.to_string(), "the user declined");
+/// assert_eq!(AuthUiError::Failed("no browser".into()).to_string(), "no browser");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum AuthUiError {
@@ -109,6 +118,16 @@ pub(crate) fn loopback_redirect(uri: &str) -> Result<Url, String> {
 /// An [`AuthorizationUi`] without a person: it GETs the authorization URL without following
 /// redirects and returns the `Location` the authorization server answered with. Works with
 /// authorization servers that redirect at once (test servers, the conformance suite's).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use mcp_elicit_client::auth::{AuthorizationUi, HeadlessRedirect};
+///
+/// let ui = HeadlessRedirect::new("http://127.0.0.1:8976/callback");
+/// assert_eq!(ui.redirect_uri().await.as_deref(), Ok("http://127.0.0.1:8976/callback"));
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct HeadlessRedirect {
     redirect_uri: String,
@@ -116,7 +135,23 @@ pub struct HeadlessRedirect {
 }
 
 impl HeadlessRedirect {
-    /// Uses `redirect_uri` (nothing listens there; the redirect is read, not followed).
+    /// Uses `redirect_uri` (nothing listens there; the redirect is read, not followed). It
+    /// must be a loopback `http(s)` URI, or the sign-in is refused
+    /// ([`AuthErrorKind::Redirect`](crate::auth::AuthErrorKind::Redirect)).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_elicit_client::auth::{AuthConfig, Authorizer, HeadlessRedirect, MemoryTokenStore};
+    ///
+    /// let authorizer = Authorizer::new(
+    ///     "https://mcp.example.com/mcp",
+    ///     AuthConfig::new("conformance"),
+    ///     Arc::new(MemoryTokenStore::default()),
+    ///     Arc::new(HeadlessRedirect::new("http://localhost:3000/callback")),
+    /// )?;
+    /// assert!(authorizer.last_error().is_none()); // nothing tried yet
+    /// # Ok::<(), mcp_elicit_client::auth::AuthError>(())
+    /// ```
     pub fn new(redirect_uri: impl Into<String>) -> Self {
         let http = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::none())
