@@ -13,6 +13,22 @@ use crate::migrations;
 const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Which database a [`Store`] uses.
+///
+/// As [`scheme`] reads it from a URL and [`Store::backend`] reports it:
+///
+/// ```
+/// use mcp_elicit_store::{Backend, Store, scheme};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// // Read from the URL alone: nothing is opened, no PostgreSQL server is needed.
+/// assert_eq!(scheme("postgres://mcp@127.0.0.1/elicit")?, Backend::Postgres);
+///
+/// let store = Store::connect("sqlite::memory:").await?;
+/// assert_eq!(store.backend(), Backend::Sqlite);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Backend {
@@ -26,6 +42,26 @@ pub enum Backend {
 ///
 /// Exposed for operational code and tests (raw queries, a `LISTEN` connection); the
 /// store's own tables are an implementation detail that may change between versions.
+///
+/// A query of your own on the pool, failing with the store's [`Error`]:
+///
+/// ```
+/// use mcp_elicit_store::{Error, Pool, Store};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let store = Store::connect("sqlite::memory:").await?;
+/// let Pool::Sqlite(pool) = store.pool() else {
+///     unreachable!("a sqlite: URL gives a SQLite pool");
+/// };
+/// let version: String = mcp_elicit_store::sqlx::query_scalar("SELECT sqlite_version()")
+///     .fetch_one(pool)
+///     .await
+///     .map_err(|e| Error::from_sqlx("reading the SQLite version", &e))?;
+/// assert!(version.starts_with('3'));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum Pool {
@@ -54,12 +90,88 @@ pub(crate) use on_pool;
 /// sessions.
 ///
 /// Cloning is cheap (the pool is shared).
+///
+/// Pending elicitations on a SQLite file, through the
+/// [`ElicitationStore`](mcp_elicit_server::ElicitationStore) trait, surviving a restart
+/// (the same calls work on PostgreSQL):
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+///
+/// use mcp_elicit_server::mcp_elicit_core::lifecycle::{Event, State};
+/// use mcp_elicit_server::{
+///     ElicitationStore, Mode, PendingElicitation, Principal, SessionKey, StoreError,
+/// };
+/// use mcp_elicit_store::Store;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let dir = tempfile::tempdir()?;
+/// let url = format!("sqlite://{}?mode=rwc", dir.path().join("state.db").display());
+/// let alice = Principal::authenticated("https://auth.example.com", "alice");
+/// let now = SystemTime::now();
+/// let record = |id: &str| PendingElicitation {
+///     id: id.to_owned(),
+///     principal: alice.clone(),
+///     session: SessionKey::from_stored("connection-1"),
+///     mode: Mode::Url,
+///     state: State::Pending,
+///     message: "Connect your calendar".to_owned(),
+///     url: Some(format!("https://mcp.example.com/connect?elicitationId={id}")),
+///     created_at: now,
+///     expires_at: now + Duration::from_secs(3600),
+///     app_data: None,
+/// };
+///
+/// let store = Store::connect(&url).await?;
+/// store.insert_within_quota(record("e1"), 1).await?;
+/// // One conditional INSERT: a duplicate id, or a user at the quota, is refused.
+/// assert_eq!(store.insert(record("e1")).await, Err(StoreError::Duplicate("e1".into())));
+/// assert_eq!(
+///     store.insert_within_quota(record("e2"), 1).await,
+///     Err(StoreError::QuotaExceeded { pending: 1, max: 1 })
+/// );
+/// store.close().await;
+///
+/// // After a restart the record is still there, for its user only.
+/// let store = Store::connect(&url).await?;
+/// let stored = store.get(&alice, "e1").await?.expect("survived the restart");
+/// assert_eq!(stored.message, "Connect your calendar");
+/// let bob = Principal::authenticated("https://auth.example.com", "bob");
+/// assert!(store.get(&bob, "e1").await?.is_none());
+///
+/// // Consent, then completion: removed at the terminal state, at most once.
+/// store.transition(&alice, "e1", Event::Accept).await?;
+/// let done = store.transition(&alice, "e1", Event::Complete).await?;
+/// assert_eq!((done.state, done.removed), (State::Completed, true));
+/// assert!(store.transition(&alice, "e1", Event::Complete).await.is_err());
+/// assert_eq!(store.count().await?, 0);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Store {
     pool: Pool,
 }
 
 /// Tuning for [`Store::connect_with`].
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use mcp_elicit_store::StoreOptions;
+///
+/// // The defaults: 8 connections, 30 s to wait for a free one.
+/// let defaults = StoreOptions::default();
+/// assert_eq!(defaults.max_connections, 8);
+/// assert_eq!(defaults.acquire_timeout, Duration::from_secs(30));
+///
+/// // The struct is non-exhaustive: start from the default and change fields.
+/// let mut options = StoreOptions::default();
+/// options.max_connections = 2;
+/// options.acquire_timeout = Duration::from_secs(5);
+/// # let _ = options;
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct StoreOptions {
@@ -88,11 +200,57 @@ impl Store {
     ///
     /// SQLite files use write-ahead logging and a 10 s busy timeout, so several
     /// processes can share one file; a file created here is readable by its owner only.
+    ///
+    /// ```
+    /// use mcp_elicit_store::{Error, Store};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let dir = tempfile::tempdir()?;
+    /// let path = dir.path().join("state.db");
+    /// let store = Store::connect(&format!("sqlite://{}?mode=rwc", path.display())).await?;
+    /// // Created, with the schema, and private to its owner.
+    /// #[cfg(unix)]
+    /// {
+    ///     use std::os::unix::fs::PermissionsExt;
+    ///     assert_eq!(std::fs::metadata(&path)?.permissions().mode() & 0o777, 0o600);
+    /// }
+    /// store.close().await;
+    ///
+    /// // Without `mode=rwc` a missing file is not created: the open fails.
+    /// let missing = dir.path().join("missing.db");
+    /// assert!(Store::connect(&format!("sqlite://{}", missing.display())).await.is_err());
+    /// // Another scheme is refused before anything is opened.
+    /// assert!(matches!(
+    ///     Store::connect("mysql://u@127.0.0.1/db").await,
+    ///     Err(Error::Config(_))
+    /// ));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn connect(url: &str) -> Result<Store, Error> {
         Self::connect_with(url, &StoreOptions::default()).await
     }
 
     /// [`Store::connect`] with explicit pool tuning.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use mcp_elicit_store::{Store, StoreOptions};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let dir = tempfile::tempdir()?;
+    /// let url = format!("sqlite://{}?mode=rwc", dir.path().join("state.db").display());
+    /// let mut options = StoreOptions::default();
+    /// options.max_connections = 2;
+    /// options.acquire_timeout = Duration::from_secs(5);
+    /// let store = Store::connect_with(&url, &options).await?;
+    /// # let _ = store;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn connect_with(url: &str, options: &StoreOptions) -> Result<Store, Error> {
         let max = options.max_connections.max(1);
         let pool = match scheme(url)? {
@@ -148,6 +306,19 @@ impl Store {
     }
 
     /// Which backend this store uses.
+    ///
+    /// ```
+    /// use mcp_elicit_store::{Backend, Store};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let store = Store::connect("sqlite::memory:").await?;
+    /// // E.g. to pick the completion bus: PostgreSQL's LISTEN/NOTIFY, or one process only.
+    /// let multi_node = store.backend() == Backend::Postgres;
+    /// assert!(!multi_node);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn backend(&self) -> Backend {
         match self.pool {
             Pool::Sqlite(_) => Backend::Sqlite,
@@ -156,11 +327,41 @@ impl Store {
     }
 
     /// The connection pool.
+    ///
+    /// ```
+    /// use mcp_elicit_store::{Pool, Store};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let store = Store::connect("sqlite::memory:").await?;
+    /// let Pool::Sqlite(pool) = store.pool() else {
+    ///     unreachable!("a sqlite: URL gives a SQLite pool");
+    /// };
+    /// // An in-memory database keeps exactly one connection for the pool's whole life.
+    /// assert_eq!(pool.size(), 1);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn pool(&self) -> &Pool {
         &self.pool
     }
 
     /// Closes every connection; later calls fail. Waits for checked-out connections.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ElicitationStore, StoreError};
+    /// use mcp_elicit_store::Store;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let store = Store::connect("sqlite::memory:").await?;
+    /// assert_eq!(store.count().await?, 0);
+    /// store.close().await;
+    /// // A closed pool is not "unavailable" (retrying cannot help): a backend error.
+    /// assert!(matches!(store.count().await, Err(StoreError::Backend(_))));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn close(&self) {
         on_pool!(&self.pool, pool => pool.close().await)
     }
@@ -190,6 +391,22 @@ async fn migrate_sqlite(pool: &SqlitePool) -> Result<(), Error> {
 const MIGRATION_RETRIES: u32 = 5;
 
 /// The backend a URL names.
+///
+/// Only the scheme is read (case-insensitively); nothing is opened. The error names the
+/// scheme it refused and never repeats the rest of the URL, which may hold a password:
+///
+/// ```
+/// use mcp_elicit_store::{Backend, scheme};
+///
+/// assert_eq!(scheme("sqlite::memory:")?, Backend::Sqlite);
+/// assert_eq!(scheme("sqlite://state.db?mode=rwc")?, Backend::Sqlite);
+/// assert_eq!(scheme("PostgreSQL://mcp@127.0.0.1/elicit")?, Backend::Postgres);
+///
+/// let refused = scheme("mysql://admin:hunter2@db.internal/elicit").unwrap_err();
+/// assert!(refused.to_string().contains("mysql"));
+/// assert!(!refused.to_string().contains("hunter2"));
+/// # Ok::<(), mcp_elicit_store::Error>(())
+/// ```
 pub fn scheme(url: &str) -> Result<Backend, Error> {
     let lower = url.trim_start().to_ascii_lowercase();
     if lower.starts_with("sqlite:") {

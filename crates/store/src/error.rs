@@ -6,6 +6,25 @@ use mcp_elicit_server::StoreError;
 ///
 /// Messages never contain secret values, ciphertexts or raw session ids: they name the
 /// record (user, name, provider, elicitation id) and the operation.
+///
+/// The registry of `mcp-elicit-server` sees these as its
+/// [`StoreError`](mcp_elicit_server::StoreError): [`Error::Unavailable`] as
+/// `StoreError::Unavailable` (JSON-RPC -32000, retryable), every other kind as
+/// `StoreError::Backend`:
+///
+/// ```
+/// use mcp_elicit_server::StoreError;
+/// use mcp_elicit_store::Error;
+///
+/// let down = Error::from_sqlx("counting elicitations", &mcp_elicit_store::sqlx::Error::PoolTimedOut);
+/// assert!(matches!(StoreError::from(down), StoreError::Unavailable(_)));
+///
+/// let corrupt = Error::Corrupt("elicitation e1: unknown mode".into());
+/// assert_eq!(
+///     StoreError::from(corrupt),
+///     StoreError::Backend("corrupt stored data: elicitation e1: unknown mode".into())
+/// );
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -73,6 +92,20 @@ impl Error {
     /// The error for a failure of the driver while doing `context`:
     /// [`Error::Unavailable`] when the failure is transient, else
     /// [`Error::Database`]. For code running its own queries on [`Store::pool`](crate::Store::pool).
+    ///
+    /// ```
+    /// use mcp_elicit_store::Error;
+    /// use mcp_elicit_store::sqlx;
+    ///
+    /// // No free connection within the acquire timeout: transient.
+    /// let e = Error::from_sqlx("reading a secret", &sqlx::Error::PoolTimedOut);
+    /// assert!(matches!(&e, Error::Unavailable { store, context, .. }
+    ///     if store == "database" && context == "reading a secret"));
+    ///
+    /// // A query that found nothing is not transient: retrying gives the same.
+    /// let e = Error::from_sqlx("reading a secret", &sqlx::Error::RowNotFound);
+    /// assert!(matches!(e, Error::Database { .. }));
+    /// ```
     pub fn from_sqlx(context: impl Into<String>, error: &sqlx::Error) -> Self {
         match unavailable(error) {
             Some(store) => Error::Unavailable {
@@ -92,6 +125,13 @@ impl Error {
     }
 
     /// Whether this is [`Error::Unavailable`]: retrying later can succeed.
+    ///
+    /// ```
+    /// use mcp_elicit_store::{Error, sqlx};
+    ///
+    /// assert!(Error::from_sqlx("storing a secret", &sqlx::Error::PoolTimedOut).is_unavailable());
+    /// assert!(!Error::NotFound("OAuth state".into()).is_unavailable());
+    /// ```
     pub fn is_unavailable(&self) -> bool {
         matches!(self, Error::Unavailable { .. })
     }
