@@ -19,6 +19,16 @@ use zeroize::{Zeroize, ZeroizeOnDrop, Zeroizing};
 use crate::error::Error;
 
 /// Bytes in a key.
+///
+/// ```
+/// use mcp_elicit_store::{KEY_LEN, VaultKey};
+///
+/// // 32 bytes: 64 hexadecimal digits, or 44 characters of padded base64.
+/// assert_eq!(KEY_LEN, 32);
+/// let key = VaultKey::from_bytes([7; KEY_LEN]);
+/// assert_eq!(VaultKey::parse(&"07".repeat(KEY_LEN))?.id(), key.id());
+/// # Ok::<(), mcp_elicit_store::Error>(())
+/// ```
 pub const KEY_LEN: usize = 32;
 /// Bytes in a nonce.
 pub(crate) const NONCE_LEN: usize = 24;
@@ -32,6 +42,26 @@ const KEY_ID_DOMAIN: &[u8] = b"mcp-elicit-vault-key-id/v1";
 /// Its bytes are zeroed when it is dropped and never printed: `Debug` shows only the key
 /// id. Parse one from configuration with [`VaultKey::parse`] (64 hex digits or base64 of
 /// 32 bytes); make one with [`VaultKey::generate`].
+///
+/// ```
+/// use mcp_elicit_store::VaultKey;
+/// use secrecy::ExposeSecret;
+///
+/// // Once, when setting up: generate a key and put it in the configuration.
+/// let key = VaultKey::generate()?;
+/// let configured = key.to_base64();
+/// assert_eq!(configured.expose_secret().len(), 44);
+///
+/// // On every start: read it back. The same key has the same id.
+/// let parsed = VaultKey::parse(configured.expose_secret())?;
+/// assert_eq!(parsed.id(), key.id());
+///
+/// // `Debug` shows the id only, never the bytes.
+/// let shown = format!("{parsed:?}");
+/// assert!(shown.contains(&key.id()) && shown.contains("[redacted]"));
+/// assert!(!shown.contains(configured.expose_secret()));
+/// # Ok::<(), mcp_elicit_store::Error>(())
+/// ```
 #[derive(Clone, Zeroize, ZeroizeOnDrop)]
 pub struct VaultKey {
     bytes: [u8; KEY_LEN],
@@ -39,6 +69,15 @@ pub struct VaultKey {
 
 impl VaultKey {
     /// A key from raw bytes.
+    ///
+    /// ```
+    /// use mcp_elicit_store::VaultKey;
+    ///
+    /// // From a key management system that hands out raw bytes.
+    /// let a = VaultKey::from_bytes([0x11; 32]);
+    /// let b = VaultKey::from_bytes([0x22; 32]);
+    /// assert_ne!(a.id(), b.id());
+    /// ```
     pub fn from_bytes(bytes: [u8; KEY_LEN]) -> Self {
         Self { bytes }
     }
@@ -46,6 +85,23 @@ impl VaultKey {
     /// A key from configuration text: 64 hexadecimal digits, or standard or URL-safe
     /// base64 (padded or not) of exactly 32 bytes. Surrounding whitespace is ignored.
     /// The error never repeats the input.
+    ///
+    /// ```
+    /// use mcp_elicit_store::{Error, VaultKey};
+    ///
+    /// let hex = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f";
+    /// let from_hex = VaultKey::parse(hex)?;
+    /// // The same 32 bytes in base64, standard or URL-safe, padded or not, with whitespace.
+    /// let from_b64 = VaultKey::parse("  AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=\n")?;
+    /// let from_url = VaultKey::parse("AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8")?;
+    /// assert_eq!(from_hex.id(), from_b64.id());
+    /// assert_eq!(from_hex.id(), from_url.id());
+    ///
+    /// // 20 bytes is not a key; the error says why without echoing the text.
+    /// let short = VaultKey::parse("c2VjcmV0LWJ1dC10b28tc2hvcnQ=").unwrap_err();
+    /// assert!(matches!(&short, Error::Config(m) if !m.contains("c2VjcmV0")));
+    /// # Ok::<(), mcp_elicit_store::Error>(())
+    /// ```
     pub fn parse(text: &str) -> Result<Self, Error> {
         let text = text.trim();
         let mut bytes = Zeroizing::new([0u8; KEY_LEN]);
@@ -69,6 +125,14 @@ impl VaultKey {
     }
 
     /// A new random key from the OS CSPRNG.
+    ///
+    /// ```
+    /// use mcp_elicit_store::VaultKey;
+    ///
+    /// let (a, b) = (VaultKey::generate()?, VaultKey::generate()?);
+    /// assert_ne!(a.id(), b.id());
+    /// # Ok::<(), mcp_elicit_store::Error>(())
+    /// ```
     pub fn generate() -> Result<Self, Error> {
         let mut bytes = Zeroizing::new([0u8; KEY_LEN]);
         fill_random(bytes.as_mut_slice())?;
@@ -76,6 +140,17 @@ impl VaultKey {
     }
 
     /// The key as standard base64, for writing a generated key into configuration.
+    ///
+    /// ```
+    /// use mcp_elicit_store::VaultKey;
+    /// use secrecy::ExposeSecret;
+    ///
+    /// let key = VaultKey::from_bytes([0xff; 32]);
+    /// let text = key.to_base64(); // a SecretString: its Debug is redacted too
+    /// assert_eq!(text.expose_secret(), "//////////////////////////////////////////8=");
+    /// assert_eq!(VaultKey::parse(text.expose_secret())?.id(), key.id());
+    /// # Ok::<(), mcp_elicit_store::Error>(())
+    /// ```
     pub fn to_base64(&self) -> SecretString {
         SecretString::from(STANDARD.encode(self.bytes))
     }
@@ -83,6 +158,16 @@ impl VaultKey {
     /// A public identifier of the key (16 hex digits of a domain-separated SHA-256 of the
     /// key), stored with every ciphertext so the right key is found after a rotation.
     /// It reveals nothing usable about the key.
+    ///
+    /// ```
+    /// use mcp_elicit_store::VaultKey;
+    ///
+    /// let key = VaultKey::from_bytes([1; 32]);
+    /// let id = key.id();
+    /// assert_eq!(id.len(), 16);
+    /// assert!(id.bytes().all(|b| b.is_ascii_hexdigit()));
+    /// assert_eq!(id, VaultKey::from_bytes([1; 32]).id()); // stable: the same on every node
+    /// ```
     pub fn id(&self) -> String {
         let mut hasher = Sha256::new();
         hasher.update(KEY_ID_DOMAIN);
@@ -108,6 +193,18 @@ impl fmt::Debug for VaultKey {
 /// The keys a vault knows: the current one (used to encrypt) and older ones (still
 /// accepted for decryption until every row has been re-encrypted; see
 /// [`Vault::reencrypt`](crate::Vault::reencrypt)).
+///
+/// ```
+/// use mcp_elicit_store::{Keyring, VaultKey};
+///
+/// let old = VaultKey::from_bytes([1; 32]);
+/// let new = VaultKey::from_bytes([2; 32]);
+/// // During a rotation: encrypt with the new key, still decrypt with the old one.
+/// let keys = Keyring::new(new.clone()).with_previous(old);
+/// assert_eq!(keys.current_id(), new.id());
+/// // Its Debug names key ids only.
+/// assert!(!format!("{keys:?}").contains("[2, 2"));
+/// ```
 #[derive(Clone, Debug)]
 pub struct Keyring {
     current: VaultKey,
@@ -117,6 +214,14 @@ pub struct Keyring {
 
 impl Keyring {
     /// A keyring with one key.
+    ///
+    /// ```
+    /// use mcp_elicit_store::{Keyring, VaultKey};
+    ///
+    /// let key = VaultKey::from_bytes([9; 32]);
+    /// let keys = Keyring::new(key.clone());
+    /// assert_eq!(keys.current_id(), key.id());
+    /// ```
     pub fn new(current: VaultKey) -> Self {
         Self {
             current_id: current.id(),
@@ -126,6 +231,38 @@ impl Keyring {
     }
 
     /// Also accepts `key` for decryption (a key being rotated out).
+    ///
+    /// Adding the current key, or a key twice, changes nothing. A whole rotation, on a
+    /// [`Vault`](crate::Vault):
+    ///
+    /// ```
+    /// use mcp_elicit_server::Principal;
+    /// use mcp_elicit_store::{Keyring, Store, VaultKey, VaultStore};
+    /// use secrecy::{ExposeSecret, SecretString};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let store = Store::connect("sqlite::memory:").await?;
+    /// let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// let (old, new) = (VaultKey::from_bytes([1; 32]), VaultKey::from_bytes([2; 32]));
+    /// store
+    ///     .vault(Keyring::new(old.clone()))
+    ///     .put_secret(&alice, "api-key", &SecretString::from("sk_123"))
+    ///     .await?;
+    ///
+    /// // Without the old key the row cannot be read.
+    /// let only_new = store.vault(Keyring::new(new.clone()));
+    /// assert!(only_new.get_secret(&alice, "api-key").await.is_err());
+    ///
+    /// // New key first, old one kept: reads work, and re-encryption moves the rows over.
+    /// let rotating = store.vault(Keyring::new(new.clone()).with_previous(old));
+    /// assert_eq!(rotating.reencrypt().await?, 1);
+    /// // Now the old key can go.
+    /// let secret = only_new.get_secret(&alice, "api-key").await?.expect("stored");
+    /// assert_eq!(secret.value.expose_secret(), "sk_123");
+    /// # Ok(())
+    /// # }
+    /// ```
     #[must_use]
     pub fn with_previous(mut self, key: VaultKey) -> Self {
         let id = key.id();
@@ -136,6 +273,14 @@ impl Keyring {
     }
 
     /// The id of the key new values are encrypted with.
+    ///
+    /// ```
+    /// use mcp_elicit_store::{Keyring, VaultKey};
+    ///
+    /// let current = VaultKey::from_bytes([2; 32]);
+    /// let keys = Keyring::new(current.clone()).with_previous(VaultKey::from_bytes([1; 32]));
+    /// assert_eq!(keys.current_id(), current.id());
+    /// ```
     pub fn current_id(&self) -> &str {
         &self.current_id
     }
