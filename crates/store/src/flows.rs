@@ -23,11 +23,50 @@ use crate::time;
 use crate::vault::{Vault, check_label};
 
 /// The longest purpose text accepted (bytes).
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use mcp_elicit_server::Principal;
+/// use mcp_elicit_store::{Error, FlowStore, Keyring, MAX_PURPOSE_BYTES, Store, VaultKey};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let vault = Store::connect("sqlite::memory:").await?.vault(Keyring::new(VaultKey::generate()?));
+/// let alice = Principal::authenticated("https://auth.example.com", "alice");
+/// let too_long = "x".repeat(MAX_PURPOSE_BYTES + 1);
+/// let refused = vault.put_flow(&alice, "e1", &too_long, Duration::from_secs(60)).await;
+/// assert!(matches!(refused, Err(Error::Config(_))));
+/// # Ok(())
+/// # }
+/// ```
 pub const MAX_PURPOSE_BYTES: usize = 16 * 1024;
 /// The longest outcome text accepted (bytes).
 const MAX_OUTCOME_BYTES: usize = 256;
 
 /// One URL flow as stored.
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use mcp_elicit_server::Principal;
+/// use mcp_elicit_store::{FlowStore, Keyring, Store, VaultKey};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let vault = Store::connect("sqlite::memory:").await?.vault(Keyring::new(VaultKey::generate()?));
+/// let alice = Principal::authenticated("https://auth.example.com", "alice");
+/// let purpose = r#"{"kind":"confirm","text":"Pay 20 EUR to ACME"}"#;
+/// vault.put_flow(&alice, "e1", purpose, Duration::from_secs(600)).await?;
+///
+/// let flow = vault.get_flow("e1").await?.expect("live");
+/// assert_eq!((flow.elicitation_id.as_str(), flow.purpose.as_str()), ("e1", purpose));
+/// assert_eq!(flow.principal, alice);
+/// assert_eq!(flow.outcome, None); // not answered yet
+/// assert_eq!(flow.expires_at.duration_since(flow.created_at)?, Duration::from_secs(600));
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UrlFlow {
     /// The URL mode elicitation whose page this is.
@@ -46,6 +85,47 @@ pub struct UrlFlow {
 
 /// Purposes and outcomes of URL mode elicitations' pages, shared by every node using
 /// the database.
+///
+/// A confirmation page: registered by the tool, answered once on the page, read back on
+/// the client's retry, served by whichever node gets the request:
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+///
+/// use mcp_elicit_server::Principal;
+/// use mcp_elicit_store::{Error, FlowStore, Keyring, Store, VaultKey};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let vault = Store::connect("sqlite::memory:").await?.vault(Keyring::new(VaultKey::generate()?));
+/// let alice = Principal::authenticated("https://auth.example.com", "alice");
+/// let mallory = Principal::authenticated("https://auth.example.com", "mallory");
+/// let ttl = Duration::from_secs(600);
+/// let purpose = r#"{"confirm":"Pay 20 EUR to ACME"}"#;
+///
+/// vault.put_flow(&alice, "e1", purpose, ttl).await?;
+/// // An id registered for alice cannot be taken over by another user.
+/// assert!(matches!(vault.put_flow(&mallory, "e1", purpose, ttl).await, Err(Error::Config(_))));
+///
+/// // The page: the first answer wins (a double click, two nodes), others are refused.
+/// assert!(!vault.set_flow_outcome(&mallory, "e1", "approved").await?);
+/// assert!(vault.set_flow_outcome(&alice, "e1", "approved").await?);
+/// assert!(!vault.set_flow_outcome(&alice, "e1", "rejected").await?);
+///
+/// // The tool, asking the same thing again, finds the earlier answer.
+/// let earlier = vault.latest_flow(&alice, purpose).await?.expect("registered");
+/// assert_eq!(earlier.outcome.as_deref(), Some("approved"));
+///
+/// // The payment failed: clear the answer so the user can be asked again.
+/// assert!(vault.clear_flow_outcome(&alice, "e1").await?);
+/// assert_eq!(vault.get_flow("e1").await?.and_then(|f| f.outcome), None);
+///
+/// assert!(vault.delete_flow(&alice, "e1").await?);
+/// vault.put_flow(&alice, "e2", purpose, ttl).await?;
+/// assert_eq!(vault.sweep_flows(SystemTime::now() + ttl).await?, 1);
+/// # Ok(())
+/// # }
+/// ```
 pub trait FlowStore: Send + Sync + 'static {
     /// Registers the page of elicitation `elicitation_id` of `principal`: `purpose`, kept
     /// for `ttl`. Registering an id again (the same user) replaces the purpose and clears

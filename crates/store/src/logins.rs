@@ -28,6 +28,20 @@ const MAX_TOKEN_CHARS: usize = 512;
 const WHAT: &str = "sign-in state";
 
 /// A sign-in in progress: what the callback needs to finish it.
+///
+/// ```
+/// use mcp_elicit_store::LoginState;
+/// use secrecy::SecretString;
+///
+/// // Made by the sign-in page along with the authorization request it redirects to.
+/// let login = LoginState {
+///     nonce: SecretString::from("n-0S6_WzA2Mj"),
+///     pkce_verifier: SecretString::from("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+///     return_to: "/connect?elicitationId=e1".to_owned(),
+/// };
+/// // Debug never shows the nonce or the verifier.
+/// assert!(!format!("{login:?}").contains("dBjftJeZ"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct LoginState {
     /// The OpenID Connect `nonce` sent in the authorization request.
@@ -39,6 +53,30 @@ pub struct LoginState {
 }
 
 /// A sign-in taken by [`LoginStore::take_login_state`].
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+///
+/// use mcp_elicit_store::{Keyring, LoginState, LoginStore, Store, VaultKey};
+/// use secrecy::{ExposeSecret, SecretString};
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let vault = Store::connect("sqlite::memory:").await?.vault(Keyring::new(VaultKey::generate()?));
+/// let login = LoginState {
+///     nonce: SecretString::from("n-0S6_WzA2Mj"),
+///     pkce_verifier: SecretString::from("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk"),
+///     return_to: "/connect?elicitationId=e1".to_owned(),
+/// };
+/// vault.create_login_state("state-1", "binding-1", &login, Duration::from_secs(300), 1000).await?;
+///
+/// let taken = vault.take_login_state("state-1").await?;
+/// assert_eq!(taken.login.return_to, "/connect?elicitationId=e1");
+/// assert_eq!(taken.login.nonce.expose_secret(), "n-0S6_WzA2Mj");
+/// assert!(taken.expires_at > SystemTime::now());
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct TakenLogin {
     /// The sign-in.
@@ -51,12 +89,69 @@ pub struct TakenLogin {
 impl TakenLogin {
     /// Whether `binding` (the browser's binding cookie) is the one the sign-in was
     /// started with; compared in constant time.
+    ///
+    /// Only the hash of the binding cookie is stored; a callback arriving in another browser
+    /// (a sign-in link sent to a victim) does not match:
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use mcp_elicit_store::{Keyring, LoginState, LoginStore, Store, VaultKey};
+    /// use secrecy::SecretString;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let vault = Store::connect("sqlite::memory:").await?.vault(Keyring::new(VaultKey::generate()?));
+    /// let login = LoginState {
+    ///     nonce: SecretString::from("nonce"),
+    ///     pkce_verifier: SecretString::from("verifier"),
+    ///     return_to: "/".to_owned(),
+    /// };
+    /// vault.create_login_state("state-1", "binding-1", &login, Duration::from_secs(300), 1000).await?;
+    /// let taken = vault.take_login_state("state-1").await?;
+    /// assert!(taken.verify_binding("binding-1"));
+    /// assert!(!taken.verify_binding("another-browser"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn verify_binding(&self, binding: &str) -> bool {
         token_hash(binding).ct_eq(&self.binding_hash).into()
     }
 }
 
 /// Sign-ins in progress, keyed by the hash of their `state`.
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+///
+/// use mcp_elicit_store::{Error, Keyring, LoginState, LoginStore, Store, VaultKey};
+/// use secrecy::SecretString;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let vault = Store::connect("sqlite::memory:").await?.vault(Keyring::new(VaultKey::generate()?));
+/// let login = LoginState {
+///     nonce: SecretString::from("nonce"),
+///     pkce_verifier: SecretString::from("verifier"),
+///     return_to: "/".to_owned(),
+/// };
+/// let five_minutes = Duration::from_secs(300);
+///
+/// // At most 2 live sign-ins: a third is not recorded (anonymous requests cannot grow state).
+/// assert!(vault.create_login_state("s1", "b1", &login, five_minutes, 2).await?);
+/// assert!(vault.create_login_state("s2", "b2", &login, five_minutes, 2).await?);
+/// assert!(!vault.create_login_state("s3", "b3", &login, five_minutes, 2).await?);
+///
+/// // A `state` is used at most once.
+/// vault.take_login_state("s1").await?;
+/// assert!(matches!(vault.take_login_state("s1").await, Err(Error::NotFound(_))));
+/// assert!(matches!(vault.take_login_state("s3").await, Err(Error::NotFound(_))));
+///
+/// // Abandoned sign-ins go with the sweep.
+/// assert_eq!(vault.sweep_login_states(SystemTime::now() + five_minutes).await?, 1);
+/// # Ok(())
+/// # }
+/// ```
 pub trait LoginStore: Send + Sync + 'static {
     /// Records a sign-in for `state` (from the authorization request) bound to the
     /// browser holding `binding`, lasting `ttl`. Returns `false` (and records nothing)

@@ -31,6 +31,32 @@ const MAX_ID_CHARS: usize = 512;
 
 /// A browser session just created: give `id` to the browser in a `Secure; HttpOnly;
 /// SameSite=Lax` cookie and put `csrf_token` in the pages' forms.
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+///
+/// use mcp_elicit_server::Principal;
+/// use mcp_elicit_store::{Keyring, SessionStore, Store, VaultKey};
+/// use secrecy::ExposeSecret;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let vault = Store::connect("sqlite::memory:").await?.vault(Keyring::new(VaultKey::generate()?));
+/// let alice = Principal::authenticated("https://auth.example.com", "alice");
+/// let new = vault.create_browser_session(&alice, Duration::from_secs(3600)).await?;
+///
+/// // 256 random bits each, as unpadded URL-safe base64: ready for a cookie and a form.
+/// assert_eq!(new.id.expose_secret().len(), 43);
+/// assert_ne!(new.id.expose_secret(), new.csrf_token.expose_secret());
+/// assert!(new.expires_at > SystemTime::now());
+/// let cookie = format!(
+///     "session={}; Secure; HttpOnly; SameSite=Lax; Path=/",
+///     new.id.expose_secret()
+/// );
+/// # let _ = cookie;
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct NewBrowserSession {
     /// The raw session id (only its hash is stored).
@@ -42,6 +68,28 @@ pub struct NewBrowserSession {
 }
 
 /// A live browser session.
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use mcp_elicit_server::Principal;
+/// use mcp_elicit_store::{Keyring, SessionStore, Store, VaultKey};
+/// use secrecy::ExposeSecret;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let vault = Store::connect("sqlite::memory:").await?.vault(Keyring::new(VaultKey::generate()?));
+/// let alice = Principal::authenticated("https://auth.example.com", "alice");
+/// let new = vault.create_browser_session(&alice, Duration::from_secs(3600)).await?;
+///
+/// // A request to the secret page, with the cookie:
+/// let session = vault.get_browser_session(new.id.expose_secret()).await?.expect("live");
+/// assert_eq!(session.principal, alice);
+/// assert_eq!(session.csrf_token.expose_secret(), new.csrf_token.expose_secret());
+/// assert_eq!(session.expires_at, new.expires_at);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct BrowserSession {
     /// The signed-in user.
@@ -57,6 +105,29 @@ pub struct BrowserSession {
 impl BrowserSession {
     /// Whether `presented` (from a submitted form) is this session's CSRF token; compared
     /// in constant time.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use mcp_elicit_server::Principal;
+    /// use mcp_elicit_store::{Keyring, SessionStore, Store, VaultKey};
+    /// use secrecy::ExposeSecret;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let vault = Store::connect("sqlite::memory:").await?.vault(Keyring::new(VaultKey::generate()?));
+    /// let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// let new = vault.create_browser_session(&alice, Duration::from_secs(3600)).await?;
+    /// let session = vault.get_browser_session(new.id.expose_secret()).await?.expect("live");
+    ///
+    /// // The form posted back the token the page was rendered with: accept it.
+    /// assert!(session.verify_csrf(new.csrf_token.expose_secret()));
+    /// // A cross-site form cannot know it.
+    /// assert!(!session.verify_csrf("forged"));
+    /// assert!(!session.verify_csrf(""));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn verify_csrf(&self, presented: &str) -> bool {
         let expected = self.csrf_token.expose_secret().as_bytes();
         expected.ct_eq(presented.as_bytes()).into()
@@ -64,6 +135,39 @@ impl BrowserSession {
 }
 
 /// Browser sessions of the server's web pages, keyed by the hash of their id.
+///
+/// ```
+/// use std::time::{Duration, SystemTime};
+///
+/// use mcp_elicit_server::Principal;
+/// use mcp_elicit_store::{Keyring, SessionStore, Store, VaultKey};
+/// use secrecy::ExposeSecret;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let vault = Store::connect("sqlite::memory:").await?.vault(Keyring::new(VaultKey::generate()?));
+/// let alice = Principal::authenticated("https://auth.example.com", "alice");
+/// let hour = Duration::from_secs(3600);
+///
+/// let laptop = vault.create_browser_session(&alice, hour).await?;
+/// let phone = vault.create_browser_session(&alice, hour).await?;
+/// assert!(vault.get_browser_session(laptop.id.expose_secret()).await?.is_some());
+/// // An unknown or made-up cookie finds nothing.
+/// assert!(vault.get_browser_session("not-a-session").await?.is_none());
+///
+/// // Sign out on the laptop, then everywhere.
+/// assert!(vault.delete_browser_session(laptop.id.expose_secret()).await?);
+/// assert!(vault.get_browser_session(laptop.id.expose_secret()).await?.is_none());
+/// assert_eq!(vault.delete_browser_sessions_of(&alice).await?, 1);
+/// assert!(vault.get_browser_session(phone.id.expose_secret()).await?.is_none());
+///
+/// // The periodic sweep removes expired sessions nobody asked for again.
+/// vault.create_browser_session(&alice, hour).await?;
+/// assert_eq!(vault.sweep_browser_sessions(SystemTime::now()).await?, 0);
+/// assert_eq!(vault.sweep_browser_sessions(SystemTime::now() + hour).await?, 1);
+/// # Ok(())
+/// # }
+/// ```
 pub trait SessionStore: Send + Sync + 'static {
     /// Starts a session for `principal` lasting `ttl`.
     fn create_browser_session<'a>(
