@@ -11,6 +11,18 @@ use crate::error::Error;
 /// A broadcast channel: every subscriber gets every notice published after it
 /// subscribed; a subscriber more than `capacity` notices behind gets an error item
 /// saying how many it missed, then continues.
+///
+/// ```
+/// use mcp_elicit_server::Elicitations;
+/// use mcp_elicit_store::MemoryBus;
+/// use std::sync::Arc;
+///
+/// // One process, several tasks: the registry relays to it, a task delivers from it.
+/// let hub = Elicitations::local();
+/// let bus = MemoryBus::default(); // buffers 1024 notices per slow subscriber
+/// assert!(hub.set_relay(Arc::new(bus.clone())));
+/// assert!(!hub.set_relay(Arc::new(bus))); // once per registry
+/// ```
 #[derive(Debug, Clone)]
 pub struct MemoryBus {
     sender: broadcast::Sender<CompletionNotice>,
@@ -18,6 +30,25 @@ pub struct MemoryBus {
 
 impl MemoryBus {
     /// A bus buffering up to `capacity` notices per slow subscriber (at least 1).
+    ///
+    /// ```
+    /// use futures::StreamExt;
+    /// use mcp_elicit_server::SessionKey;
+    /// use mcp_elicit_store::{CompletionBus, CompletionNotice, MemoryBus};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let bus = MemoryBus::new(0); // taken as 1
+    /// let mut notices = bus.subscribe().await?;
+    /// let notice = CompletionNotice {
+    ///     elicitation_id: "e1".to_owned(),
+    ///     session: SessionKey::from_stored("connection-1"),
+    /// };
+    /// bus.publish(&notice).await?;
+    /// assert_eq!(notices.next().await.expect("a notice")?, notice);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn new(capacity: usize) -> Self {
         let (sender, _) = broadcast::channel(capacity.max(1));
         Self { sender }

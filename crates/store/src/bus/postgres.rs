@@ -12,6 +12,10 @@ use crate::db::{Pool, Store};
 use crate::error::Error;
 
 /// The default notification channel.
+///
+/// ```
+/// assert_eq!(mcp_elicit_store::DEFAULT_NOTIFY_CHANNEL, "mcp_elicit_completion");
+/// ```
 pub const DEFAULT_NOTIFY_CHANNEL: &str = "mcp_elicit_completion";
 /// PostgreSQL refuses `NOTIFY` payloads of 8000 bytes or more.
 const MAX_PAYLOAD: usize = 7999;
@@ -22,6 +26,22 @@ const MAX_PAYLOAD: usize = 7999;
 /// PostgreSQL delivers a notification only to sessions listening when it is committed;
 /// while a listener reconnects after a lost connection, notices are missed (the
 /// subscriber's stream reports the broken connection as an error item first).
+///
+/// Built without a running server (the pool connects lazily, on the first publish or
+/// subscribe):
+///
+/// ```
+/// use mcp_elicit_store::PgCompletionBus;
+/// use mcp_elicit_store::sqlx::postgres::PgPoolOptions;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let pool = PgPoolOptions::new().connect_lazy("postgres://mcp@127.0.0.1/elicit")?;
+/// let bus = PgCompletionBus::new(pool).with_channel("staging_completions")?;
+/// # let _ = bus;
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct PgCompletionBus {
     pool: PgPool,
@@ -30,6 +50,22 @@ pub struct PgCompletionBus {
 
 impl PgCompletionBus {
     /// A bus on `pool`, using the default channel.
+    ///
+    /// ```
+    /// use mcp_elicit_store::PgCompletionBus;
+    /// use mcp_elicit_store::sqlx::postgres::PgPoolOptions;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // A pool of your own (say, with its own size), not a `Store`'s.
+    /// let pool = PgPoolOptions::new()
+    ///     .max_connections(4)
+    ///     .connect_lazy("postgres://mcp@127.0.0.1/elicit")?;
+    /// let bus = PgCompletionBus::new(pool);
+    /// assert!(format!("{bus:?}").contains("mcp_elicit_completion"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn new(pool: PgPool) -> Self {
         Self {
             pool,
@@ -38,6 +74,18 @@ impl PgCompletionBus {
     }
 
     /// A bus on the pool of a PostgreSQL [`Store`]; [`Error::Config`] for SQLite.
+    ///
+    /// ```
+    /// use mcp_elicit_store::{Error, PgCompletionBus, Store};
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// // With `postgres://...` this is the bus every node shares. SQLite has no LISTEN/NOTIFY:
+    /// let store = Store::connect("sqlite::memory:").await?;
+    /// assert!(matches!(PgCompletionBus::from_store(&store), Err(Error::Config(_))));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn from_store(store: &Store) -> Result<Self, Error> {
         match store.pool() {
             Pool::Postgres(pool) => Ok(Self::new(pool.clone())),
@@ -49,6 +97,23 @@ impl PgCompletionBus {
 
     /// Uses another channel (a lower-case identifier of at most 63 characters), e.g. to
     /// separate deployments sharing one database.
+    ///
+    /// ```
+    /// use mcp_elicit_store::{Error, PgCompletionBus};
+    /// use mcp_elicit_store::sqlx::postgres::PgPoolOptions;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let pool = PgPoolOptions::new().connect_lazy("postgres://mcp@127.0.0.1/elicit")?;
+    /// let bus = PgCompletionBus::new(pool);
+    /// assert!(bus.clone().with_channel("prod_eu_1").is_ok());
+    /// // Not an identifier LISTEN takes unquoted: refused.
+    /// for bad in ["", "Prod", "1st", "prod-eu", "x".repeat(64).as_str()] {
+    ///     assert!(matches!(bus.clone().with_channel(bad), Err(Error::Config(_))), "{bad}");
+    /// }
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn with_channel(mut self, channel: &str) -> Result<Self, Error> {
         if !valid_channel(channel) {
             return Err(Error::Config(format!(
