@@ -368,16 +368,7 @@ fn only_legacy(e: &rmcp::service::ClientInitializeError) -> bool {
 }
 
 fn lifecycle_mode(choice: ProtocolChoice) -> ClientLifecycleMode {
-    match choice {
-        ProtocolChoice::V2025_11_25 => ClientLifecycleMode::Initialize,
-        ProtocolChoice::V2026_07_28 => ClientLifecycleMode::Discover {
-            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-        },
-        _ => ClientLifecycleMode::Auto {
-            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
-            legacy_version: Some(ProtocolVersion::V_2025_11_25),
-        },
-    }
+    choice.lifecycle()
 }
 
 fn elicitation_capability(cap: Capability) -> Option<ElicitationCapability> {

@@ -23,6 +23,39 @@ pub enum ProtocolChoice {
     V2026_07_28,
 }
 
+impl ProtocolChoice {
+    /// The rmcp lifecycle that speaks this choice: `initialize` for 2025-11-25,
+    /// `server/discover` for 2026-07-28, and for `Auto` a `server/discover` probe that
+    /// falls back to `initialize` (2025-11-25) when the server does not know it. For a
+    /// client of its own on rmcp (a gateway's upstream half) that should negotiate as
+    /// this crate's client does.
+    ///
+    /// ```
+    /// use mcp_elicit_client::ProtocolChoice;
+    /// use mcp_elicit_client::rmcp::service::ClientLifecycleMode;
+    ///
+    /// assert_eq!(ProtocolChoice::V2025_11_25.lifecycle(), ClientLifecycleMode::Initialize);
+    /// assert!(matches!(
+    ///     ProtocolChoice::Auto.lifecycle(),
+    ///     ClientLifecycleMode::Auto { legacy_version: Some(_), .. }
+    /// ));
+    /// ```
+    pub fn lifecycle(self) -> rmcp::service::ClientLifecycleMode {
+        use rmcp::model::ProtocolVersion;
+        use rmcp::service::ClientLifecycleMode;
+        match self {
+            Self::V2025_11_25 => ClientLifecycleMode::Initialize,
+            Self::V2026_07_28 => ClientLifecycleMode::Discover {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+            },
+            Self::Auto => ClientLifecycleMode::Auto {
+                preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+                legacy_version: Some(ProtocolVersion::V_2025_11_25),
+            },
+        }
+    }
+}
+
 impl std::str::FromStr for ProtocolChoice {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {

@@ -60,6 +60,7 @@ pub use client::{
     ConnectError, Connection, ElicitationClient, STANDALONE_STREAM_WAIT, negotiated_protocol,
 };
 pub use config::{Config, Limits, ProtocolChoice};
+pub use mrtr::InputRound;
 pub use identity::{ServerIdentity, TransportIdentity};
 pub use opener::{ManualOpen, OpenError, RecordingOpener, SystemBrowser, UrlOpener};
 pub use rate_limit::{Clock, RateLimit, RateLimiter, TokioClock};

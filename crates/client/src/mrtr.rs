@@ -54,15 +54,64 @@ enum Reply {
     /// The final result (typed by rmcp).
     Complete(Box<ServerResult>),
     /// More input is needed.
-    Round(Round),
+    Round(InputRound),
 }
 
-/// One `InputRequiredResult`, checked.
-struct Round {
+/// One `InputRequiredResult` as the server sent it, checked whole: what a 2026-07-28
+/// client must present before it retries the request.
+///
+/// [`InputRound::parse`] is the reading [`ElicitationClient::call_tool`] uses; a gateway or
+/// a host that drives rounds itself can use it on the raw result (the JSON-RPC `result`
+/// member as received; [`RawRequests::take_result`](crate::RawRequests::take_result)
+/// keeps it, since rmcp's typed parse drops members it does not model, such as
+/// `pattern`).
+///
+/// ```
+/// use mcp_elicit_client::{InputRound, Limits};
+/// use serde_json::json;
+///
+/// let result = json!({
+///     "resultType": "input_required",
+///     "inputRequests": {
+///         "party": {"method": "elicitation/create", "params": {
+///             "mode": "form", "message": "How many?",
+///             "requestedSchema": {"type": "object", "properties": {"n": {"type": "integer"}}}}}
+///     },
+///     "requestState": "opaque-1"
+/// });
+/// let round = InputRound::parse(&result, &Limits::default())?.expect("a round");
+/// assert_eq!(round.requests.len(), 1);
+/// assert_eq!(round.requests[0].0, "party");
+/// assert_eq!(round.request_state.as_deref(), Some("opaque-1"));
+///
+/// // A final result is no round; a method the client did not declare ends the call.
+/// assert!(InputRound::parse(&json!({"content": []}), &Limits::default())?.is_none());
+/// let sampling = json!({"resultType": "input_required", "inputRequests": {
+///     "s": {"method": "sampling/createMessage", "params": {}}}});
+/// assert!(InputRound::parse(&sampling, &Limits::default()).is_err());
+/// # Ok::<(), mcp_elicit_client::CallError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputRound {
     /// `(key, params)` of each `elicitation/create`, in the server's order.
-    requests: Vec<(String, Value)>,
-    /// `requestState`, to echo exactly.
-    state: Option<String>,
+    pub requests: Vec<(String, Value)>,
+    /// `requestState`, to echo exactly (`None`: the server sent none, and the retry
+    /// carries none).
+    pub request_state: Option<String>,
+}
+
+impl InputRound {
+    /// Reads one raw result: `None` for a final one (no `resultType`, or `"complete"`),
+    /// else the round it asks for. Refused, with a [`CallError`] naming what and where:
+    /// an unknown `resultType`; `inputRequests` or one of them not an object; more requests
+    /// than [`Limits::max_input_requests`]; a `requestState` that is not a string or is
+    /// longer than [`Limits::max_request_state_bytes`]; a method other than
+    /// `elicitation/create` (sampling and roots are not declared by this client); a round
+    /// with neither requests nor state. Keys and reasons the server chose are cut short in
+    /// the error.
+    pub fn parse(result: &Value, limits: &Limits) -> Result<Option<Self>, CallError> {
+        parse_round(result, limits)
+    }
 }
 
 /// Sends `notifications/cancelled` for a request whose answer nobody waits for any more
@@ -132,7 +181,7 @@ fn malformed(reason: impl Into<String>) -> CallError {
 }
 
 /// Reads one raw result: complete (`None`) or the round it asks for.
-fn parse_round(result: &Value, limits: &Limits) -> Result<Option<Round>, CallError> {
+fn parse_round(result: &Value, limits: &Limits) -> Result<Option<InputRound>, CallError> {
     let Some(obj) = result.as_object() else {
         return Err(malformed("the result is not a JSON object"));
     };
@@ -224,7 +273,10 @@ fn parse_round(result: &Value, limits: &Limits) -> Result<Option<Round>, CallErr
             "an InputRequiredResult must carry inputRequests or requestState",
         ));
     }
-    Ok(Some(Round { requests, state }))
+    Ok(Some(InputRound {
+        requests,
+        request_state: state,
+    }))
 }
 
 /// [`parse_round`] for the fuzz targets: `None` for a complete result, else the round's
@@ -235,7 +287,7 @@ pub fn parse_input_required(
     result: &Value,
     limits: &Limits,
 ) -> Result<Option<(Vec<(String, Value)>, Option<String>)>, CallError> {
-    parse_round(result, limits).map(|r| r.map(|r| (r.requests, r.state)))
+    parse_round(result, limits).map(|r| r.map(|r| (r.requests, r.request_state)))
 }
 
 /// The URL of a URL-mode `elicitation/create`, if it is one.
@@ -352,7 +404,7 @@ impl<U: ElicitationUi, O: UrlOpener> ElicitationClient<U, O> {
             if rounds > max {
                 return Err(CallError::InputRoundsExhausted { rounds: max });
             }
-            state = round.state;
+            state = round.request_state;
             let waiting = !consented.is_empty()
                 && round
                     .requests
@@ -662,7 +714,7 @@ mod tests {
         let round = json!({"resultType": "input_required", "inputRequests": {
             key.clone(): {"method": "sampling/createMessage", "params": {}}
         }});
-        let e = parse_round(&round, &limits()).err().expect("refused");
+        let e = parse_round(&round, &limits()).expect_err("refused");
         let CallError::InputRequestRefused { key: kept, .. } = &e else {
             panic!("not a refusal: {e}")
         };
@@ -674,7 +726,7 @@ mod tests {
         let round = json!({"resultType": "input_required", "inputRequests": {
             "r": {"method": "roots/list"}
         }});
-        let e = parse_round(&round, &limits()).err().expect("refused");
+        let e = parse_round(&round, &limits()).expect_err("refused");
         assert!(matches!(&e, CallError::InputRequestRefused { key, .. } if key == "r"));
         assert_eq!(
             cut(&"\u{e9}".repeat(600), REASON_CHARS).chars().count(),
@@ -692,7 +744,7 @@ mod tests {
         let Ok(Some(round)) = round else {
             panic!("not a round")
         };
-        assert_eq!(round.state.as_deref(), Some(state));
+        assert_eq!(round.request_state.as_deref(), Some(state));
         assert!(round.requests.is_empty());
     }
 }

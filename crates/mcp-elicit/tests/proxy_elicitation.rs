@@ -60,8 +60,11 @@ fn a_form_of_the_reference_server_is_forwarded_and_its_answer_reaches_it() {
         proxy.log()
     );
     assert!(out.status.success(), "{out:?}");
-    // Logged without content: the mode and the number of fields, not the values.
+    // Logged without content: the mode and the number of fields, not the values. The
+    // reference server speaks 2026-07-28: its input round reached this 2025-11-25 client
+    // as an elicitation/create (the revision bridge).
     let log = proxy.log();
+    assert!(log.contains("revision=2026-07-28"), "{log}");
     assert!(log.contains("forwarding an elicitation"), "{log}");
     assert!(!log.contains("Ada"), "{log}");
 }
@@ -166,18 +169,20 @@ async fn a_form_asking_for_a_password_is_refused_with_the_message() {
     assert!(log.contains("secret-form"), "{log}");
     assert!(!log.contains("Sign in to your bank"), "{log}");
     drop(proxy);
-    // The rule can be switched off: the client then gets the form (and cancels it).
-    let up = upstream.clone();
-    let (_proxy, url) =
-        tokio::task::spawn_blocking(move || start_proxy(&up, &["--allow-secret-forms"]))
+    // The rule can be switched off (a `danger-` flag; the old name still works): the
+    // client then gets the form (and cancels it).
+    for flag in ["--danger-allow-secret-forms", "--allow-secret-forms"] {
+        let up = upstream.clone();
+        let (_proxy, url) = tokio::task::spawn_blocking(move || start_proxy(&up, &[flag]))
             .await
             .expect("start");
-    let out = blocking_call(url, "ask_password", vec!["--modes".into(), "form".into()]).await;
-    let text = result_text(&out);
-    assert!(
-        text.contains(r#"upstream got: {"action":"cancel"}"#),
-        "{text}"
-    );
+        let out = blocking_call(url, "ask_password", vec!["--modes".into(), "form".into()]).await;
+        let text = result_text(&out);
+        assert!(
+            text.contains(r#"upstream got: {"action":"cancel"}"#),
+            "{flag}: {text}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -12,17 +12,23 @@ use mcp_elicit_client::ServerTarget;
 use mcp_elicit_core::message::{Capability, URL_ELICITATION_REQUIRED, UrlElicitationRequired};
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult, ClientRequest,
-    CompleteRequestParams, CompleteResult, ContentBlock, ErrorData, GetPromptRequestParams,
-    GetPromptResponse, InitializeRequestParams, InitializeResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerConfig, ServerResult,
+    CompleteRequestParams, CompleteResult, ContentBlock, ErrorCode, ErrorData, GetPromptRequest,
+    GetPromptRequestParams, GetPromptResponse, InitializeRequestParams, InitializeResult,
+    InputResponses, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequest,
+    ReadResourceRequestParams, ReadResourceResponse, ServerConfig, ServerResult,
     SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
 };
-use rmcp::service::{PeerRequestOptions, RequestContext};
+use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleClient, RoleServer, ServerHandler, ServiceError};
 
 use super::link::{Link, lock};
+use super::rounds::{self, Stop};
 use super::upstream::{self, UpstreamService, url_fallback_text};
+
+/// The JSON-RPC error code of a `prompts/get` or `resources/read` the proxy ended for the
+/// user's sake (`data.kind` is `proxy_refused`; a `tools/call` gets an error result).
+const PROXY_REFUSED: i32 = -32000;
 
 /// The downstream half of one session.
 pub(crate) struct Session {
@@ -56,38 +62,86 @@ impl Session {
         params: CallToolRequestParams,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        let mut handle = upstream
-            .send_request_with_option(request, PeerRequestOptions::no_options())
-            .await
-            .map_err(service_error)?;
-        self.link
-            .set_upstream_progress(seq, handle.progress_token.clone());
-        // `None`: the client cancelled the call.
-        let ended = tokio::select! {
-            a = &mut handle.rx => Some(a),
-            () = ctx.ct.cancelled() => None,
-        };
+        let ended = rounds::drive(
+            &self.link,
+            upstream,
+            Some((seq, ctx.id.clone())),
+            &ctx.ct,
+            |responses, state| {
+                let mut p = params.clone();
+                p.input_responses = responses;
+                p.request_state = state;
+                ClientRequest::CallToolRequest(CallToolRequest::new(p))
+            },
+        )
+        .await;
         match ended {
-            None => {
-                let _ = handle
-                    .cancel(Some("the client cancelled the call".to_owned()))
-                    .await;
-                Err(ErrorData::internal_error("the call was cancelled", None))
-            }
-            Some(Err(_)) => Err(upstream_gone()),
-            Some(Ok(Err(ServiceError::McpError(e)))) if e.code.0 == URL_ELICITATION_REQUIRED => {
+            Err(Stop::Cancelled) => Err(ErrorData::internal_error("the call was cancelled", None)),
+            Err(Stop::Gone) => Err(upstream_gone()),
+            Err(Stop::Refused(text)) => Ok(CallToolResult::error(vec![ContentBlock::text(text)])),
+            Err(Stop::Service(ServiceError::McpError(e)))
+                if e.code.0 == URL_ELICITATION_REQUIRED =>
+            {
                 self.url_required(e)
             }
-            Some(Ok(Err(e))) => Err(service_error(e)),
-            Some(Ok(Ok(ServerResult::CallToolResult(r)))) => Ok(r),
-            Some(Ok(Ok(other))) => Err(ErrorData::internal_error(
+            Err(Stop::Service(e)) => Err(service_error(e)),
+            Ok(ServerResult::CallToolResult(r)) => Ok(r),
+            Ok(ServerResult::CustomResult(c)) => serde_json::from_value(c.0).map_err(|_| {
+                ErrorData::internal_error("the upstream's tools/call result is malformed", None)
+            }),
+            Ok(other) => Err(ErrorData::internal_error(
                 format!(
                     "the upstream answered tools/call with something else ({})",
                     result_kind(&other)
                 ),
                 None,
             )),
+        }
+    }
+
+    /// `prompts/get` or `resources/read` (`make` builds each attempt), its rounds bridged
+    /// like a call's; what the proxy had to tell the user comes in the error when it ended
+    /// the request.
+    async fn forward_request<F>(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        make: F,
+    ) -> Result<ServerResult, ErrorData>
+    where
+        F: Fn(Option<InputResponses>, Option<String>) -> ClientRequest,
+    {
+        let upstream = self.upstream()?;
+        let seq = self
+            .link
+            .begin_call(ctx.id.clone(), ctx.meta.get_progress_token());
+        let ended = rounds::drive(
+            &self.link,
+            &upstream,
+            Some((seq, ctx.id.clone())),
+            &ctx.ct,
+            make,
+        )
+        .await;
+        let notes = self.link.end_call(seq);
+        match ended {
+            Ok(result) => Ok(result),
+            Err(Stop::Cancelled) => {
+                Err(ErrorData::internal_error("the request was cancelled", None))
+            }
+            Err(Stop::Gone) => Err(upstream_gone()),
+            Err(Stop::Service(e)) => Err(service_error(e)),
+            Err(Stop::Refused(text)) => {
+                let mut message = text;
+                for note in notes {
+                    message.push_str("\n\n");
+                    message.push_str(&note);
+                }
+                Err(ErrorData::new(
+                    ErrorCode(PROXY_REFUSED),
+                    message,
+                    Some(serde_json::json!({"kind": "proxy_refused"})),
+                ))
+            }
         }
     }
 
@@ -175,9 +229,10 @@ impl ServerHandler for Session {
         );
         self.link.set_downstream(context.peer.clone(), modes);
         if self.link.upstream().is_none() {
-            let service = upstream::connect(&self.target, &self.link)
-                .await
-                .map_err(|e| ErrorData::internal_error(e, None))?;
+            let service =
+                upstream::connect(&self.target, &self.link, self.link.proxy.upstream_protocol)
+                    .await
+                    .map_err(|e| ErrorData::internal_error(e, None))?;
             self.link.set_upstream(service.peer().clone());
             let upstream_info = service.peer().peer_info();
             if let Some(info) = upstream_info {
@@ -250,14 +305,26 @@ impl ServerHandler for Session {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let r = self
-            .upstream()?
-            .get_prompt(request)
-            .await
-            .map_err(service_error)?;
-        Ok(GetPromptResponse::Complete(r))
+        let result = self
+            .forward_request(&context, |responses, state| {
+                let mut p = request.clone();
+                p.input_responses = responses;
+                p.request_state = state;
+                ClientRequest::GetPromptRequest(GetPromptRequest::new(p))
+            })
+            .await?;
+        match result {
+            ServerResult::GetPromptResult(r) => Ok(GetPromptResponse::Complete(r)),
+            other => Err(ErrorData::internal_error(
+                format!(
+                    "the upstream answered prompts/get with something else ({})",
+                    result_kind(&other)
+                ),
+                None,
+            )),
+        }
     }
 
     async fn list_resources(
@@ -285,14 +352,26 @@ impl ServerHandler for Session {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let r = self
-            .upstream()?
-            .read_resource(request)
-            .await
-            .map_err(service_error)?;
-        Ok(ReadResourceResponse::Complete(r))
+        let result = self
+            .forward_request(&context, |responses, state| {
+                let mut p = request.clone();
+                p.input_responses = responses;
+                p.request_state = state;
+                ClientRequest::ReadResourceRequest(ReadResourceRequest::new(p))
+            })
+            .await?;
+        match result {
+            ServerResult::ReadResourceResult(r) => Ok(ReadResourceResponse::Complete(r)),
+            other => Err(ErrorData::internal_error(
+                format!(
+                    "the upstream answered resources/read with something else ({})",
+                    result_kind(&other)
+                ),
+                None,
+            )),
+        }
     }
 
     async fn subscribe(

@@ -6,6 +6,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use mcp_elicit_client::rate_limit::RateLimiter;
+use mcp_elicit_client::{ProtocolChoice, RawRequests};
 use mcp_elicit_core::message::Capability;
 use rmcp::model::{ProgressToken, RequestId};
 use rmcp::{Peer, RoleClient, RoleServer};
@@ -17,14 +18,17 @@ use super::policy::Policy;
 pub(crate) struct Proxy {
     /// The rules.
     pub(crate) policy: Policy,
+    /// The revision(s) the proxy offers the upstream.
+    pub(crate) upstream_protocol: ProtocolChoice,
     /// Per user (the key is the user's id; every local user is `local`).
     limiters: Mutex<HashMap<String, Arc<RateLimiter>>>,
 }
 
 impl Proxy {
-    pub(crate) fn new(policy: Policy) -> Self {
+    pub(crate) fn new(policy: Policy, upstream_protocol: ProtocolChoice) -> Self {
         Self {
             policy,
+            upstream_protocol,
             limiters: Mutex::new(HashMap::new()),
         }
     }
@@ -64,6 +68,9 @@ pub(crate) struct Link {
     pub(crate) proxy: Arc<Proxy>,
     /// The user this session belongs to (for the rate limit).
     pub(crate) user: String,
+    /// What the upstream sent, raw (rmcp's typed parse drops members such as `pattern`):
+    /// its `elicitation/create` params and its `InputRequiredResult`s.
+    pub(crate) raw: RawRequests,
     state: Mutex<LinkState>,
 }
 
@@ -90,6 +97,7 @@ impl Link {
         Self {
             proxy,
             user: user.into(),
+            raw: RawRequests::default(),
             state: Mutex::new(LinkState {
                 capability: Capability {
                     form: false,

@@ -4,23 +4,27 @@
 //!
 //! ```text
 //! mcp-elicit proxy --upstream URL|stdio:COMMAND [--listen 127.0.0.1:PORT | --stdio]
-//!                  [--allow-secret-forms] [--tolerant] [--no-url-check] [--no-loopback-http]
-//!                  [--no-answer-check] [--rate-limit off|BURST/SECONDS]
+//!                  [--danger-allow-secret-forms] [--tolerant] [--danger-no-url-check]
+//!                  [--no-loopback-http] [--danger-no-answer-check] [--rate-limit off|BURST/SECONDS]
 //! ```
 //!
 //! Each downstream session (Streamable HTTP at `/mcp`, or one client on stdio) gets its
 //! own upstream connection (a stdio upstream: its own child process), so one user's
-//! elicitations never reach another's client. Both sides speak 2025-11-25.
+//! elicitations never reach another's client. Clients speak 2025-11-25 to the proxy; the
+//! upstream 2026-07-28 when it offers it (`--upstream-protocol`), else 2025-11-25.
 //!
 //! - [`policy`]: the rules (secret-asking forms, the schema subset, the server URL policy,
 //!   answers validated, a per-user rate limit), on by default, logged without content.
 //! - [`upstream`]: the client half (the upstream's `elicitation/create` and notifications).
 //! - [`downstream`]: the server half (requests forwarded, -32042 and its fallback).
+//! - [`rounds`]: the revision bridge (a 2026-07-28 upstream's input rounds for a
+//!   2025-11-25 client).
 //! - [`link`]: what both halves of one session share.
 
 mod downstream;
 mod link;
 mod policy;
+mod rounds;
 mod upstream;
 
 use std::net::SocketAddr;
@@ -28,7 +32,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcp_elicit_client::{RateLimit, ServerTarget};
+use mcp_elicit_client::{ProtocolChoice, RateLimit, ServerTarget};
 use mcp_elicit_server::reference::http::mcp_config;
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
@@ -58,26 +62,36 @@ pub(crate) struct ProxyArgs {
     #[arg(long, conflicts_with = "listen")]
     stdio: bool,
     /// Pass on forms whose fields look like secrets (refused by default: servers must
-    /// use URL mode for passwords, API keys and card numbers).
-    #[arg(long)]
+    /// use URL mode for passwords, API keys and card numbers). Also `--allow-secret-forms`.
+    #[arg(long = "danger-allow-secret-forms", alias = "allow-secret-forms")]
     allow_secret_forms: bool,
     /// Pass on schemas outside the specification's subset, as received (refused by
     /// default); answers are validated as the tolerant reader reads them.
     #[arg(long)]
     tolerant: bool,
-    /// Do not check URL-mode URLs against the server URL policy.
-    #[arg(long)]
+    /// Do not check URL-mode URLs against the server URL policy. Also `--no-url-check`.
+    #[arg(long = "danger-no-url-check", alias = "no-url-check")]
     no_url_check: bool,
     /// Refuse `http://` URLs to loopback hosts too (allowed by default, for local servers).
     #[arg(long)]
     no_loopback_http: bool,
-    /// Do not validate form answers before they go upstream.
-    #[arg(long)]
+    /// Do not validate form answers before they go upstream. Also `--no-answer-check`.
+    #[arg(long = "danger-no-answer-check", alias = "no-answer-check")]
     no_answer_check: bool,
     /// Elicitation requests per user: `off`, or `BURST/SECONDS` (default `5/10`). Only
     /// requests arriving while an earlier one is unanswered count.
     #[arg(long, value_name = "off|BURST/SECONDS", default_value = "5/10", value_parser = RateLimit::parse)]
     rate_limit: RateLimit,
+    /// The revision offered to the upstream: `auto` (2026-07-28 when it offers it, else
+    /// 2025-11-25), `2025-11-25` or `2026-07-28`. Clients speak 2025-11-25 to the proxy
+    /// either way: a 2026-07-28 upstream's input rounds become `elicitation/create`
+    /// requests on the call's stream.
+    #[arg(
+        long,
+        value_name = "auto|2025-11-25|2026-07-28",
+        default_value = "auto"
+    )]
+    upstream_protocol: ProtocolChoice,
 }
 
 impl ProxyArgs {
@@ -117,7 +131,7 @@ pub(crate) fn run(args: ProxyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let proxy = Arc::new(Proxy::new(args.policy()));
+    let proxy = Arc::new(Proxy::new(args.policy(), args.upstream_protocol));
     let target = Arc::new(target);
     let result = if args.stdio {
         runtime.block_on(serve_stdio(proxy, target))

@@ -6,10 +6,9 @@
 use std::sync::{Arc, Weak};
 use std::time::Duration;
 
-use mcp_elicit_client::RawRequests;
-use mcp_elicit_client::ServerTarget;
 use mcp_elicit_client::rate_limit::Admission;
 use mcp_elicit_client::transport::{http, stdio};
+use mcp_elicit_client::{ConnectError, ProtocolChoice, RawRequests, ServerTarget};
 use mcp_elicit_core::message::{
     Capability, CompleteNotification, CreateResult, INVALID_PARAMS, METHOD_COMPLETE, METHOD_CREATE,
 };
@@ -17,7 +16,7 @@ use rmcp::model::{
     ClientCapabilities, ClientConfig, CustomNotification, CustomRequest, CustomResult,
     ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorCode, ErrorData,
     FormElicitationCapability, Implementation, LoggingMessageNotificationParam,
-    ProgressNotificationParam, ProtocolVersion, ResourceUpdatedNotificationParam,
+    ProgressNotificationParam, ProtocolVersion, RequestId, ResourceUpdatedNotificationParam,
     ServerNotification, ServerRequest, UrlElicitationCapability,
 };
 use rmcp::service::{
@@ -26,6 +25,7 @@ use rmcp::service::{
 };
 use rmcp::{ClientHandler, RoleClient};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::link::Link;
 use super::policy::{Passed, Refusal};
@@ -43,34 +43,57 @@ pub(crate) struct Upstream {
 /// A connected upstream.
 pub(crate) type UpstreamService = RunningService<RoleClient, Upstream>;
 
-/// Connects to `target` on 2025-11-25, declaring form and URL mode (the proxy can answer
-/// URL requests for clients without URL mode with the fallback).
+/// Connects to `target` speaking `protocol` (by default `Auto`: 2026-07-28 when the
+/// upstream offers it, else 2025-11-25), declaring form and URL mode (the proxy can
+/// answer URL requests for clients without URL mode with the fallback). An upstream
+/// whose `server/discover` lists only revisions with `initialize` is connected to again
+/// (a new process or HTTP client) with `initialize`.
 pub(crate) async fn connect(
     target: &ServerTarget,
     link: &Arc<Link>,
+    protocol: ProtocolChoice,
 ) -> Result<UpstreamService, String> {
+    let service = match connect_with(target, link, protocol.lifecycle()).await {
+        Err(e) if protocol == ProtocolChoice::Auto && e.offers_only_initialize() => {
+            tracing::info!("the upstream offers only revisions with initialize; reconnecting");
+            connect_with(target, link, ClientLifecycleMode::Initialize).await
+        }
+        other => other,
+    }
+    .map_err(|e| format!("cannot connect to the upstream: {e}"))?;
+    let revision = mcp_elicit_client::negotiated_protocol(service.peer());
+    tracing::info!(%revision, "connected to the upstream");
+    Ok(service)
+}
+
+async fn connect_with(
+    target: &ServerTarget,
+    link: &Arc<Link>,
+    lifecycle: ClientLifecycleMode,
+) -> Result<UpstreamService, ConnectError> {
     let handler = Upstream {
         link: Arc::downgrade(link),
-        raw: RawRequests::default(),
+        raw: link.raw.clone(),
     };
-    let lifecycle = ClientLifecycleMode::Initialize;
-    let service = match target {
+    match target {
         ServerTarget::Stdio { command } => {
-            let transport = stdio::spawn(command, handler.raw.clone())
-                .map_err(|e| format!("cannot start the upstream: {e}"))?;
-            handler.serve_with_lifecycle(transport, lifecycle).await
+            let transport = stdio::spawn(command, handler.raw.clone())?;
+            Ok(handler.serve_with_lifecycle(transport, lifecycle).await?)
         }
         ServerTarget::Http { url } => {
             let (transport, mut standalone) =
                 http::transport_with_auth(url.as_str(), handler.raw.clone(), None);
-            let service = handler.serve_with_lifecycle(transport, lifecycle).await;
-            // Servers may send elicitation requests on the standalone stream only.
-            let opened = standalone.wait_for(|s| *s != http::StandaloneStream::Pending);
-            let _ = tokio::time::timeout(mcp_elicit_client::STANDALONE_STREAM_WAIT, opened).await;
-            service
+            let service = handler.serve_with_lifecycle(transport, lifecycle).await?;
+            // 2025-11-25 servers may send elicitation requests on the standalone stream
+            // only; 2026-07-28 has no such stream (and no server requests).
+            if mcp_elicit_client::negotiated_protocol(service.peer()).has_initialize() {
+                let opened = standalone.wait_for(|s| *s != http::StandaloneStream::Pending);
+                let _ =
+                    tokio::time::timeout(mcp_elicit_client::STANDALONE_STREAM_WAIT, opened).await;
+            }
+            Ok(service)
         }
-    };
-    service.map_err(|e| format!("cannot connect to the upstream: {e}"))
+    }
 }
 
 fn invalid_params(message: String) -> ErrorData {
@@ -96,7 +119,7 @@ pub(crate) fn url_fallback_text(message: &str) -> String {
 }
 
 impl Upstream {
-    /// One upstream `elicitation/create`, raw params: policy, downstream, answer checks.
+    /// One upstream `elicitation/create` (2025-11-25), raw params, for the call in flight.
     async fn handle_create(
         &self,
         raw: Value,
@@ -105,118 +128,133 @@ impl Upstream {
         let Some(link) = self.link.upgrade() else {
             return Ok(CreateResult::cancel().to_value());
         };
-        let policy = link.proxy.policy;
         let call = link.current_call();
-        let seq = call.as_ref().map(|c| c.0);
-        let limiter = link.proxy.limiter(&link.user);
-        let arrival = limiter.arrive();
-        if arrival.admission() != Admission::Allowed {
-            tracing::info!(rule = "rate-limit", "proxy refused an elicitation/create");
-            if arrival.admission() == Admission::RefusedNotify {
-                link.note(
-                    seq,
-                    "The server asked for your input too often; mcp-elicit proxy answered \"cancel\" \
+        elicit(&link, call, raw, &context.ct).await
+    }
+}
+
+/// One elicitation of the upstream, raw params: the rate limit and the policy, the
+/// request to the downstream client on the stream of `call` (its number and downstream
+/// request id), the answer checked. `Ok`: the result for the upstream (the user's, or
+/// `cancel`/`decline` the proxy answered with a note for the user); `Err`: the policy
+/// refused the request (-32602 naming why; the user is told in the call's result).
+/// `ct` ends the wait (the upstream cancelled, or the downstream call was cancelled).
+pub(crate) async fn elicit(
+    link: &Link,
+    call: Option<(u64, RequestId)>,
+    raw: Value,
+    ct: &CancellationToken,
+) -> Result<Value, ErrorData> {
+    let policy = link.proxy.policy;
+    let seq = call.as_ref().map(|c| c.0);
+    let limiter = link.proxy.limiter(&link.user);
+    let arrival = limiter.arrive();
+    if arrival.admission() != Admission::Allowed {
+        tracing::info!(rule = "rate-limit", "proxy refused an elicitation/create");
+        if arrival.admission() == Admission::RefusedNotify {
+            link.note(
+                seq,
+                "The server asked for your input too often; mcp-elicit proxy answered \"cancel\" \
                      for you. Try again later."
-                        .to_owned(),
-                );
-            }
-            return Ok(CreateResult::cancel().to_value());
+                    .to_owned(),
+            );
         }
-        let passed = policy
-            .check_request(&raw)
-            .map_err(|r| refuse(&link, seq, r))?;
-        let capability = link.capability();
-        let (params, form_schema) = match passed {
-            Passed::Form(form) => {
-                if !capability.form {
-                    tracing::info!(
-                        rule = "mode",
-                        mode = "form",
-                        "client did not declare form mode"
-                    );
-                    return Err(invalid_params(
-                        "the client behind mcp-elicit proxy did not declare form mode elicitation"
-                            .into(),
-                    ));
-                }
+        return Ok(CreateResult::cancel().to_value());
+    }
+    let passed = policy
+        .check_request(&raw)
+        .map_err(|r| refuse(link, seq, r))?;
+    let capability = link.capability();
+    let (params, form_schema) = match passed {
+        Passed::Form(form) => {
+            if !capability.form {
                 tracing::info!(
+                    rule = "mode",
                     mode = "form",
-                    fields = form.schema.properties().len(),
-                    "forwarding an elicitation"
+                    "client did not declare form mode"
                 );
-                (raw.clone(), Some(form.schema))
-            }
-            Passed::Url(url) => {
-                if !capability.url {
-                    tracing::info!(rule = "url-fallback", "client did not declare URL mode");
-                    link.note(seq, url_fallback_text(&url.message));
-                    arrival.answered(false);
-                    return Ok(CreateResult::decline().to_value());
-                }
-                tracing::info!(mode = "url", "forwarding an elicitation");
-                link.shown_url(&url.elicitation_id);
-                (raw.clone(), None)
-            }
-        };
-        let Some(peer) = link.downstream() else {
-            return Ok(CreateResult::cancel().to_value());
-        };
-        let mut request = CustomRequest::new(METHOD_CREATE.to_owned(), Some(params));
-        if let Some((_, id)) = &call {
-            request.extensions.insert(OriginatingRequestId(id.clone()));
-        }
-        let handle = peer
-            .send_request_with_option(
-                ServerRequest::CustomRequest(request),
-                PeerRequestOptions::no_options(),
-            )
-            .await
-            .map_err(|e| ErrorData::internal_error(format!("the client is gone: {e}"), None))?;
-        let mut rx = handle.rx;
-        let answer = tokio::select! {
-            a = &mut rx => a,
-            () = context.ct.cancelled() => {
-                tracing::info!("the upstream cancelled its elicitation");
-                return Ok(CreateResult::cancel().to_value());
-            }
-            () = tokio::time::sleep(ANSWER_TIMEOUT) => {
-                tracing::info!("the user did not answer in time");
-                return Ok(CreateResult::cancel().to_value());
-            }
-        };
-        let result = match answer {
-            Ok(Ok(result)) => result,
-            // The client refused the request: the upstream gets the same error.
-            Ok(Err(rmcp::ServiceError::McpError(e))) => return Err(e),
-            Ok(Err(e)) => {
-                return Err(ErrorData::internal_error(
-                    format!("the client failed: {e}"),
-                    None,
+                return Err(invalid_params(
+                    "the client behind mcp-elicit proxy did not declare form mode elicitation"
+                        .into(),
                 ));
             }
-            Err(_) => return Ok(CreateResult::cancel().to_value()),
-        };
-        let value = serde_json::to_value(&result)
-            .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-        let Ok(parsed) = CreateResult::parse(&value) else {
             tracing::info!(
-                rule = "answer-malformed",
-                "the client's answer is malformed; cancel sent"
+                mode = "form",
+                fields = form.schema.properties().len(),
+                "forwarding an elicitation"
             );
-            link.note(seq, "The client's answer to the server's form was malformed; mcp-elicit proxy sent \"cancel\".".into());
-            return Ok(CreateResult::cancel().to_value());
-        };
-        if let Some(schema) = &form_schema
-            && let Err(refusal) = policy.check_answer(schema, &parsed)
-        {
-            tracing::info!(rule = refusal.rule, "proxy refused an answer");
-            link.note(seq, refusal.to_user);
-            arrival.answered(false);
+            (raw.clone(), Some(form.schema))
+        }
+        Passed::Url(url) => {
+            if !capability.url {
+                tracing::info!(rule = "url-fallback", "client did not declare URL mode");
+                link.note(seq, url_fallback_text(&url.message));
+                arrival.answered(false);
+                return Ok(CreateResult::decline().to_value());
+            }
+            tracing::info!(mode = "url", "forwarding an elicitation");
+            link.shown_url(&url.elicitation_id);
+            (raw.clone(), None)
+        }
+    };
+    let Some(peer) = link.downstream() else {
+        return Ok(CreateResult::cancel().to_value());
+    };
+    let mut request = CustomRequest::new(METHOD_CREATE.to_owned(), Some(params));
+    if let Some((_, id)) = &call {
+        request.extensions.insert(OriginatingRequestId(id.clone()));
+    }
+    let handle = peer
+        .send_request_with_option(
+            ServerRequest::CustomRequest(request),
+            PeerRequestOptions::no_options(),
+        )
+        .await
+        .map_err(|e| ErrorData::internal_error(format!("the client is gone: {e}"), None))?;
+    let mut rx = handle.rx;
+    let answer = tokio::select! {
+        a = &mut rx => a,
+        () = ct.cancelled() => {
+            tracing::info!("the elicitation was cancelled");
             return Ok(CreateResult::cancel().to_value());
         }
-        arrival.answered(parsed.action == mcp_elicit_core::message::Action::Accept);
-        Ok(parsed.to_value())
+        () = tokio::time::sleep(ANSWER_TIMEOUT) => {
+            tracing::info!("the user did not answer in time");
+            return Ok(CreateResult::cancel().to_value());
+        }
+    };
+    let result = match answer {
+        Ok(Ok(result)) => result,
+        // The client refused the request: the upstream gets the same error.
+        Ok(Err(rmcp::ServiceError::McpError(e))) => return Err(e),
+        Ok(Err(e)) => {
+            return Err(ErrorData::internal_error(
+                format!("the client failed: {e}"),
+                None,
+            ));
+        }
+        Err(_) => return Ok(CreateResult::cancel().to_value()),
+    };
+    let value = serde_json::to_value(&result)
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+    let Ok(parsed) = CreateResult::parse(&value) else {
+        tracing::info!(
+            rule = "answer-malformed",
+            "the client's answer is malformed; cancel sent"
+        );
+        link.note(seq, "The client's answer to the server's form was malformed; mcp-elicit proxy sent \"cancel\".".into());
+        return Ok(CreateResult::cancel().to_value());
+    };
+    if let Some(schema) = &form_schema
+        && let Err(refusal) = policy.check_answer(schema, &parsed)
+    {
+        tracing::info!(rule = refusal.rule, "proxy refused an answer");
+        link.note(seq, refusal.to_user);
+        arrival.answered(false);
+        return Ok(CreateResult::cancel().to_value());
     }
+    arrival.answered(parsed.action == mcp_elicit_core::message::Action::Accept);
+    Ok(parsed.to_value())
 }
 
 fn declared(capability: Capability) -> ElicitationCapability {
