@@ -193,7 +193,7 @@ fn multiplying_alternatives_only_a_backtracking_engine_could_run_are_refused() {
     // which only regress runs, full of empty alternatives and a `{5}`) has billions of
     // ways to match the empty string; validating its three-character default took
     // 4.4 s in a release build (28 s instrumented, minutes in a debug build).
-    let text = include_str!("../../../fuzz/regressions/schema_parse-slow-pattern.json");
+    let text = include_str!("../../../fuzz/seeds/schema_parse/slow-alternatives-pattern.json");
     let value: serde_json::Value = serde_json::from_str(text).expect("regression file");
     let err = Schema::parse(&value).expect_err("refused");
     let e = err.first();
