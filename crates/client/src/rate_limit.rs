@@ -59,6 +59,23 @@ pub const READ_TIME: Duration = Duration::from_millis(250);
 
 /// A source of monotonic time for a [`RateLimiter`]; the client uses [`TokioClock`].
 /// See [`RateLimiter`] for a clock moved by hand.
+///
+/// ```
+/// use mcp_elicit_client::rate_limit::{Admission, Clock, RateLimit, RateLimiter};
+/// use tokio::time::Instant;
+///
+/// /// A clock that never moves: nothing is ever refilled.
+/// struct Frozen(Instant);
+/// impl Clock for Frozen {
+///     fn now(&self) -> Instant {
+///         self.0
+///     }
+/// }
+/// let limiter = RateLimiter::new(RateLimit::parse("1/0.001")?, Frozen(Instant::now()));
+/// assert_eq!(limiter.check(), Admission::Allowed);
+/// assert_eq!(limiter.check(), Admission::RefusedNotify); // 1 ms never passes
+/// # Ok::<(), String>(())
+/// ```
 pub trait Clock: Send + Sync + 'static {
     /// Now.
     fn now(&self) -> Instant;
@@ -320,6 +337,24 @@ impl<C: Clock> RateLimiter<C> {
     /// when the user (or a script) answered it: a request that arrived while no other
     /// was waiting then gets its token back. Dropping the arrival without that keeps
     /// the token.
+    ///
+    /// ```
+    /// use mcp_elicit_client::rate_limit::{Admission, RateLimit, RateLimiter, TokioClock};
+    ///
+    /// let limiter = RateLimiter::new(RateLimit::parse("3/3600")?, TokioClock);
+    /// // A server sending three requests at once, none answered yet: all shown (queued)...
+    /// let queued: Vec<_> = (0..3).map(|_| limiter.arrive()).collect();
+    /// assert!(queued.iter().all(|a| a.admission() == Admission::Allowed));
+    /// // ...the fourth is a flood.
+    /// assert_eq!(limiter.arrive().admission(), Admission::RefusedNotify);
+    /// // Only the first arrived alone: answering all three gives one token back.
+    /// for arrival in queued {
+    ///     arrival.answered(true);
+    /// }
+    /// assert_eq!(limiter.arrive().admission(), Admission::Allowed);
+    /// assert_eq!(limiter.arrive().admission(), Admission::RefusedNotify);
+    /// # Ok::<(), String>(())
+    /// ```
     pub fn arrive(&self) -> Arrival<'_, C> {
         let admission = self.check();
         let mut b = self.lock();

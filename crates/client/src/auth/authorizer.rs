@@ -62,7 +62,21 @@ struct State {
 
 impl Authorizer {
     /// Authorization for the MCP server at `server_url`; sign-ins are kept in `store` and
-    /// run through `ui`.
+    /// run through `ui`. Nothing is fetched yet. The URL must be `http(s)`.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_elicit_client::auth::{AuthConfig, AuthErrorKind, Authorizer, HeadlessRedirect, MemoryTokenStore};
+    ///
+    /// let refused = Authorizer::new(
+    ///     "ws://mcp.example.com/mcp",
+    ///     AuthConfig::new("my-host"),
+    ///     Arc::new(MemoryTokenStore::default()),
+    ///     Arc::new(HeadlessRedirect::new("http://127.0.0.1:8976/callback")),
+    /// ).unwrap_err();
+    /// assert!(matches!(refused.kind, AuthErrorKind::Config(_)));
+    /// assert_eq!(refused.to_string(), "authorization for ws://mcp.example.com/mcp: authorization needs an http(s) server URL");
+    /// ```
     pub fn new(
         server_url: &str,
         config: AuthConfig,
@@ -92,16 +106,58 @@ impl Authorizer {
     }
 
     /// The canonical URI of the MCP server (RFC 8707 `resource`, and the [`TokenStore`] key).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_elicit_client::auth::{AuthConfig, Authorizer, HeadlessRedirect, MemoryTokenStore};
+    ///
+    /// let authorizer = Authorizer::new(
+    ///     "HTTPS://MCP.Example.com:443/mcp?session=1",
+    ///     AuthConfig::new("my-host"),
+    ///     Arc::new(MemoryTokenStore::default()),
+    ///     Arc::new(HeadlessRedirect::new("http://127.0.0.1:8976/callback")),
+    /// )?;
+    /// assert_eq!(authorizer.resource(), "https://mcp.example.com/mcp"); // no query, default port
+    /// # Ok::<(), mcp_elicit_client::auth::AuthError>(())
+    /// ```
     pub fn resource(&self) -> &str {
         &self.resource
     }
 
     /// The MCP server URL as given.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_elicit_client::auth::{AuthConfig, Authorizer, HeadlessRedirect, MemoryTokenStore};
+    ///
+    /// let authorizer = Authorizer::new(
+    ///     "HTTPS://MCP.Example.com:443/mcp?session=1",
+    ///     AuthConfig::new("my-host"),
+    ///     Arc::new(MemoryTokenStore::default()),
+    ///     Arc::new(HeadlessRedirect::new("http://127.0.0.1:8976/callback")),
+    /// )?;
+    /// assert_eq!(authorizer.server(), "HTTPS://MCP.Example.com:443/mcp?session=1");
+    /// # Ok::<(), mcp_elicit_client::auth::AuthError>(())
+    /// ```
     pub fn server(&self) -> &str {
         &self.server
     }
 
-    /// The error of the last failed sign-in, if the last one failed.
+    /// The error of the last failed sign-in, if the last one failed (`None` before any).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_elicit_client::auth::{AuthConfig, Authorizer, HeadlessRedirect, MemoryTokenStore};
+    ///
+    /// let authorizer = Authorizer::new(
+    ///     "HTTPS://MCP.Example.com:443/mcp?session=1",
+    ///     AuthConfig::new("my-host"),
+    ///     Arc::new(MemoryTokenStore::default()),
+    ///     Arc::new(HeadlessRedirect::new("http://127.0.0.1:8976/callback")),
+    /// )?;
+    /// assert!(authorizer.last_error().is_none());
+    /// # Ok::<(), mcp_elicit_client::auth::AuthError>(())
+    /// ```
     pub fn last_error(&self) -> Option<AuthError> {
         self.last_error
             .lock()

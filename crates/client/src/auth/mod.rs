@@ -73,7 +73,18 @@ pub use ui::{AuthUiError, AuthorizationPrompt, AuthorizationUi, HeadlessRedirect
 /// ```
 pub const QUIET_AUTH_LOGS: &str = "rmcp::transport::auth=info";
 
-/// How the client registers and how far it goes.
+/// How the client registers and how far it goes. `#[non_exhaustive]`: start from
+/// [`AuthConfig::new`] and use the `with_*` methods.
+///
+/// ```
+/// use mcp_elicit_client::auth::AuthConfig;
+///
+/// let config = AuthConfig::new("my-host");
+/// assert_eq!(config.client_name, "my-host");
+/// assert_eq!(config.max_step_ups, 2);
+/// assert!(config.client_id.is_none() && config.client_metadata_url.is_none());
+/// assert!(!config.allow_private_addresses && config.client_credentials_scopes.is_none());
+/// ```
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct AuthConfig {

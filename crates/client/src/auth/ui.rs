@@ -6,7 +6,9 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 use url::Url;
 
-/// What the user is asked to approve before the browser opens.
+/// What the user is asked to approve before the browser opens. Its `Debug` hides the
+/// authorization URL (it carries the one-time `state`). Built by the client and given to
+/// [`AuthorizationUi::authorize`].
 #[derive(Clone)]
 #[non_exhaustive]
 pub struct AuthorizationPrompt {

@@ -73,7 +73,17 @@ impl<C> TappedHttpClient<C> {
 
     /// Watches the standalone GET stream. Some servers (the TypeScript SDK's
     /// `elicitInput` without a related request) send elicitation requests only there, so
-    /// a client should let it open before calling tools.
+    /// a client should let it open before calling tools. See [`transport`] for waiting on
+    /// it.
+    ///
+    /// ```
+    /// use mcp_elicit_client::RawRequests;
+    /// use mcp_elicit_client::transport::http::{StandaloneStream, TappedHttpClient};
+    ///
+    /// let client = TappedHttpClient::new(reqwest::Client::default(), RawRequests::default());
+    /// let (a, b) = (client.standalone_stream(), client.clone().standalone_stream());
+    /// assert_eq!((*a.borrow(), *b.borrow()), (StandaloneStream::Pending, StandaloneStream::Pending));
+    /// ```
     pub fn standalone_stream(&self) -> watch::Receiver<StandaloneStream> {
         self.standalone.subscribe()
     }
