@@ -24,17 +24,69 @@
 //! - rate limits prompts per server ([`RateLimit`], default burst 5, one per 10 s) and
 //!   has a "stop asking" switch.
 //!
-//! ```no_run
-//! use mcp_elicit_client::{Config, ElicitationClient, ScriptedUi, FormPolicy, UrlPolicy, ServerTarget, SystemBrowser};
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! # use mcp_elicit_client::rmcp::{self, RoleServer, ServerHandler, ServiceExt};
+//! # use rmcp::model::{
+//! #     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+//! #     ErrorData, Implementation, ServerCapabilities, ServerConfig, ServerRequest,
+//! # };
+//! # use rmcp::service::RequestContext;
+//! # // A 2025-11-25 server whose tool `greet` asks for a name with a form (default "Ada").
+//! # struct Greeter;
+//! # impl ServerHandler for Greeter {
+//! #     fn get_info(&self) -> ServerConfig {
+//! #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+//! #             .with_server_info(Implementation::new("greeter", "1.0.0"))
+//! #     }
+//! #     async fn call_tool(
+//! #         &self,
+//! #         _: CallToolRequestParams,
+//! #         cx: RequestContext<RoleServer>,
+//! #     ) -> Result<CallToolResponse, ErrorData> {
+//! #         let form = serde_json::json!({"mode": "form", "message": "Who are you?",
+//! #             "requestedSchema": {"type": "object", "properties": {
+//! #                 "name": {"type": "string", "default": "Ada", "maxLength": 40}}}});
+//! #         let ask = ServerRequest::CustomRequest(CustomRequest::new("elicitation/create", Some(form)));
+//! #         let answer = cx.peer.send_request(ask).await
+//! #             .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+//! #         let answer = serde_json::to_value(answer).unwrap_or_default();
+//! #         let name = answer["content"]["name"].as_str().unwrap_or("stranger");
+//! #         Ok(CallToolResult::success(vec![ContentBlock::text(format!("Hello, {name}!"))]).into())
+//! #     }
+//! # }
+//! # let (client_io, server_io) = tokio::io::duplex(1 << 16);
+//! # tokio::spawn(async move {
+//! #     if let Ok(running) = Greeter.serve(server_io).await {
+//! #         let _ = running.waiting().await;
+//! #     }
+//! # });
+//! use mcp_elicit_client::{
+//!     Config, ElicitationClient, FormPolicy, ProtocolChoice, ScriptedUi, SystemBrowser,
+//!     TransportIdentity, UrlPolicy,
+//! };
 //! use mcp_elicit_core::message::Capability;
-//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
-//! let ui = ScriptedUi::new(Capability::FORM, FormPolicy::AcceptDefaults, UrlPolicy::Never);
-//! let client = ElicitationClient::new(ui, SystemBrowser, Config::default());
-//! let target: ServerTarget = "stdio:python3 server.py".parse()?;
-//! let connection = client.clone().connect(&target).await?;
+//! use serde_json::json;
+//!
+//! // A host without a person: forms answered from JSON (over the defaults), URLs declined.
+//! let answers = FormPolicy::answers_from_json(&json!({"name": "Grace"}))?;
+//! let ui = ScriptedUi::new(Capability::FORM, answers, UrlPolicy::Never);
+//! let config = Config::default().with_protocol(ProtocolChoice::V2025_11_25);
+//! let client = ElicitationClient::new(ui, SystemBrowser, config);
+//!
+//! // A real server: `client.clone().connect(&"stdio:python3 server.py".parse()?)`.
+//! // Here: an rmcp server in the same process, over an in-memory pipe.
+//! let (r, w) = tokio::io::split(client_io);
+//! let pipe = TransportIdentity::Other { description: "in-process".into() };
+//! let connection = client.clone().connect_io(r, w, pipe).await?;
+//!
 //! let params = mcp_elicit_client::rmcp::model::CallToolRequestParams::new("greet");
 //! let result = client.call_tool(connection.peer(), params).await?;
-//! # Ok(()) }
+//! assert_eq!(result.content[0].as_text().unwrap().text, "Hello, Grace!");
+//! assert!(client.ui().failures().is_empty());
+//! # Ok(())
+//! # }
 //! ```
 #![warn(missing_docs)]
 
@@ -60,8 +112,8 @@ pub use client::{
     ConnectError, Connection, ElicitationClient, STANDALONE_STREAM_WAIT, negotiated_protocol,
 };
 pub use config::{Config, Limits, ProtocolChoice};
-pub use mrtr::InputRound;
 pub use identity::{ServerIdentity, TransportIdentity};
+pub use mrtr::InputRound;
 pub use opener::{ManualOpen, OpenError, RecordingOpener, SystemBrowser, UrlOpener};
 pub use rate_limit::{Clock, RateLimit, RateLimiter, TokioClock};
 pub use raw::RawRequests;
