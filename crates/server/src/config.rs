@@ -101,6 +101,28 @@ pub struct ElicitationConfig {
 
 impl ElicitationConfig {
     /// The defaults, with the given identity policy.
+    ///
+    /// Every default, as the table above states it:
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy, SessionLimits};
+    ///
+    /// let c = ElicitationConfig::new(IdentityPolicy::Authenticated);
+    /// assert!(matches!(c.identity, IdentityPolicy::Authenticated));
+    /// assert_eq!(c.form_timeout, Duration::from_secs(10 * 60));
+    /// assert_eq!(c.url_consent_timeout, Duration::from_secs(10 * 60));
+    /// assert_eq!(c.url_ttl, Duration::from_secs(60 * 60));
+    /// assert_eq!(c.max_attempts, 2);
+    /// assert!(c.allow_loopback_http);
+    /// assert!(c.reviewed_not_secret.is_empty());
+    /// assert_eq!(c.max_pending_per_user, 32);
+    /// assert_eq!(c.session_idle_timeout, Duration::from_secs(5 * 60));
+    /// assert_eq!(c.session_keep_alive(), Duration::from_secs(10 * 60 + 1));
+    /// assert_eq!(c.sweep_interval, Some(Duration::from_secs(60)));
+    /// assert!(c.state_keys.is_none());
+    /// assert_eq!(c.session_limits, SessionLimits::default());
+    /// ```
     pub fn new(identity: IdentityPolicy) -> Self {
         Self {
             identity,
@@ -119,12 +141,36 @@ impl ElicitationConfig {
     }
 
     /// Sets [`ElicitationConfig::state_keys`].
+    ///
+    /// Every node of a deployment needs the same ring (the default, a random key per process,
+    /// only suits one process):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy, StateKeys};
+    ///
+    /// let keys = StateKeys::new("2026-12", [("2026-12", [7u8; 32])])?;
+    /// let config = ElicitationConfig::new(IdentityPolicy::Authenticated).with_state_keys(keys);
+    /// assert_eq!(config.state_keys.as_ref().map(|k| k.signing_id()), Some("2026-12"));
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn with_state_keys(mut self, keys: StateKeys) -> Self {
         self.state_keys = Some(keys);
         self
     }
 
     /// Sets [`ElicitationConfig::form_timeout`] and [`ElicitationConfig::url_consent_timeout`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy};
+    ///
+    /// let config = ElicitationConfig::new(IdentityPolicy::Authenticated)
+    ///     .with_timeout(Duration::from_secs(120));
+    /// assert_eq!(config.form_timeout, Duration::from_secs(120));
+    /// assert_eq!(config.url_consent_timeout, Duration::from_secs(120));
+    /// // Sessions still live at least as long as rmcp's idle timeout.
+    /// assert_eq!(config.session_keep_alive(), Duration::from_secs(5 * 60));
+    /// ```
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.form_timeout = timeout;
         self.url_consent_timeout = timeout;
@@ -132,42 +178,110 @@ impl ElicitationConfig {
     }
 
     /// Sets [`ElicitationConfig::url_ttl`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy};
+    ///
+    /// // A payment confirmation page that must be finished within 15 minutes.
+    /// let config = ElicitationConfig::new(IdentityPolicy::Authenticated)
+    ///     .with_url_ttl(Duration::from_secs(15 * 60));
+    /// assert_eq!(config.url_ttl, Duration::from_secs(900));
+    /// ```
     pub fn with_url_ttl(mut self, ttl: Duration) -> Self {
         self.url_ttl = ttl;
         self
     }
 
     /// Sets [`ElicitationConfig::max_pending_per_user`].
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy};
+    ///
+    /// let config = ElicitationConfig::new(IdentityPolicy::Authenticated).with_max_pending_per_user(4);
+    /// assert_eq!(config.max_pending_per_user, 4);
+    /// ```
     pub fn with_max_pending_per_user(mut self, max: usize) -> Self {
         self.max_pending_per_user = max;
         self
     }
 
     /// Sets [`ElicitationConfig::reviewed_not_secret`].
+    ///
+    /// ```
+    /// use mcp_elicit_server::mcp_elicit_core::danger::ReviewedNotSecret;
+    /// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy};
+    ///
+    /// // `token_count` looks like a token to the lint, but is a number of tokens.
+    /// let reviewed = ReviewedNotSecret::new().allow("token_count", "a count, not a credential");
+    /// let config = ElicitationConfig::new(IdentityPolicy::Authenticated).with_reviewed_not_secret(reviewed);
+    /// assert!(config.reviewed_not_secret.is_allowed("token_count"));
+    /// assert!(!config.reviewed_not_secret.is_allowed("api_token"));
+    /// ```
     pub fn with_reviewed_not_secret(mut self, reviewed: ReviewedNotSecret) -> Self {
         self.reviewed_not_secret = reviewed;
         self
     }
 
     /// Sets [`ElicitationConfig::max_attempts`] (at least 1).
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy};
+    ///
+    /// let base = ElicitationConfig::new(IdentityPolicy::Authenticated);
+    /// assert_eq!(base.clone().with_max_attempts(3).max_attempts, 3);
+    /// assert_eq!(base.with_max_attempts(0).max_attempts, 1); // never fewer than one ask
+    /// ```
     pub fn with_max_attempts(mut self, attempts: u32) -> Self {
         self.max_attempts = attempts.max(1);
         self
     }
 
     /// Sets [`ElicitationConfig::sweep_interval`] (`None`: no automatic sweep).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy};
+    ///
+    /// let base = ElicitationConfig::new(IdentityPolicy::Authenticated);
+    /// let hourly = base.clone().with_sweep_interval(Some(Duration::from_secs(3600)));
+    /// assert_eq!(hourly.sweep_interval, Some(Duration::from_secs(3600)));
+    /// // Off: call `Elicitations::sweep` from a task of your own.
+    /// assert_eq!(base.with_sweep_interval(None).sweep_interval, None);
+    /// ```
     pub fn with_sweep_interval(mut self, interval: Option<Duration>) -> Self {
         self.sweep_interval = interval;
         self
     }
 
     /// Sets [`ElicitationConfig::session_limits`].
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy, SessionLimits};
+    ///
+    /// let mut limits = SessionLimits::default();
+    /// limits.max_sessions_per_user = 8;
+    /// let config = ElicitationConfig::new(IdentityPolicy::Authenticated).with_session_limits(limits);
+    /// assert_eq!(config.session_limits.max_sessions_per_user, 8);
+    /// assert_eq!(config.session_limits.max_requests_per_session, 32); // the rest unchanged
+    /// ```
     pub fn with_session_limits(mut self, limits: SessionLimits) -> Self {
         self.session_limits = limits;
         self
     }
 
     /// Sets [`ElicitationConfig::session_idle_timeout`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy};
+    ///
+    /// let config = ElicitationConfig::new(IdentityPolicy::Authenticated)
+    ///     .with_session_idle_timeout(Duration::from_secs(30 * 60));
+    /// assert_eq!(config.session_idle_timeout, Duration::from_secs(1800));
+    /// // Longer than any wait for the user: it is the keep-alive as given.
+    /// assert_eq!(config.session_keep_alive(), Duration::from_secs(1800));
+    /// ```
     pub fn with_session_idle_timeout(mut self, idle: Duration) -> Self {
         self.session_idle_timeout = idle;
         self

@@ -29,6 +29,21 @@ use crate::error::{Error, ErrorKind};
 use crate::identity::Principal;
 
 /// The largest `requestState` opened at all (bigger ones are refused before any work).
+///
+/// ```
+/// use std::time::SystemTime;
+/// use mcp_elicit_server::serde_json::json;
+/// use mcp_elicit_server::{ErrorKind, MAX_STATE_BYTES, Principal, StateBinding, StateKeys};
+///
+/// let keys = StateKeys::random()?;
+/// let call = StateBinding::new(&Principal::local_user("alice"), "tools/call", "book", &json!({}));
+/// // A client echoing a huge value is refused before any decoding or MAC work.
+/// let huge = "A".repeat(MAX_STATE_BYTES + 1);
+/// let e = keys.open_json::<serde_json::Value>(&huge, &call, SystemTime::now()).unwrap_err();
+/// assert_eq!(e.kind(), ErrorKind::InvalidState);
+/// assert!(e.message().contains("bytes"));
+/// # Ok::<(), mcp_elicit_server::Error>(())
+/// ```
 pub const MAX_STATE_BYTES: usize = 64 * 1024;
 
 /// The payload format version.
@@ -87,6 +102,14 @@ impl fmt::Debug for StateKeys {
 
 impl StateKeys {
     /// The shortest key accepted, in bytes.
+    ///
+    /// ```
+    /// use mcp_elicit_server::StateKeys;
+    ///
+    /// let min = StateKeys::MIN_KEY_BYTES;
+    /// assert!(StateKeys::new("k", [("k", vec![0u8; min])]).is_ok());
+    /// assert!(StateKeys::new("k", [("k", vec![0u8; min - 1])]).is_err());
+    /// ```
     pub const MIN_KEY_BYTES: usize = RequestStateCodec::MIN_KEY_LENGTH;
 
     /// A ring that signs with `signing` and opens states sealed by any key of `keys`
@@ -149,6 +172,27 @@ impl StateKeys {
     /// key signs; the others are accepted for opening (older keys during a rotation).
     /// Blank lines and lines starting with `#` are skipped. Errors name the line, never
     /// the key.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ErrorKind, StateKeys};
+    ///
+    /// // Hexadecimal or base64 (here URL-safe, unpadded); comments and blank lines skipped.
+    /// let keys = StateKeys::parse(
+    ///     "# rotated 2026-12\n\
+    ///      new AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8\n\
+    ///      \n\
+    ///      old 00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n",
+    /// )?;
+    /// assert_eq!(keys.signing_id(), "new");
+    ///
+    /// // Every problem is a configuration error naming the line.
+    /// for bad in ["", "# only a comment", "k1", "k1 not-a-key!", "k1 00ff"] {
+    ///     let e = StateKeys::parse(bad).unwrap_err();
+    ///     assert_eq!(e.kind(), ErrorKind::Config, "{bad}");
+    /// }
+    /// assert!(StateKeys::parse("k1 00ff").unwrap_err().message().contains("line 1"));
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn parse(text: &str) -> Result<Self, Error> {
         let mut keys = Vec::new();
         for (n, line) in text.lines().enumerate() {
@@ -187,11 +231,30 @@ impl StateKeys {
     }
 
     /// The id of the signing key.
+    ///
+    /// ```
+    /// use mcp_elicit_server::StateKeys;
+    ///
+    /// let keys = StateKeys::new("b", [("a", [1u8; 32]), ("b", [2u8; 32])])?;
+    /// assert_eq!(keys.signing_id(), "b");
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn signing_id(&self) -> &str {
         &self.signing
     }
 
     /// The ids of every key accepted for opening.
+    ///
+    /// ```
+    /// use mcp_elicit_server::StateKeys;
+    ///
+    /// // In the order given, the signing key included.
+    /// let keys = StateKeys::new("b", [("a", [1u8; 32]), ("b", [2u8; 32])])?;
+    /// assert_eq!(keys.ids(), ["a", "b"]);
+    /// // Its Debug shows the ids, never a key.
+    /// assert!(format!("{keys:?}").contains("\"a\""));
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn ids(&self) -> &[String] {
         &self.ids
     }
@@ -385,6 +448,28 @@ pub struct StateBinding(Vec<u8>);
 
 impl StateBinding {
     /// The binding for `principal` calling `method` on `name` with `arguments`.
+    ///
+    /// ```
+    /// use std::time::{Duration, SystemTime};
+    /// use mcp_elicit_server::serde_json::json;
+    /// use mcp_elicit_server::{Principal, StateBinding, StateKeys};
+    ///
+    /// let keys = StateKeys::random()?;
+    /// let now = SystemTime::now();
+    /// let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// let mine = StateBinding::new(&alice, "tools/call", "transfer", &json!({"amount": 20}));
+    /// let state = keys.seal_json(&json!({"confirmed": true}), &mine, now + Duration::from_secs(60))?;
+    ///
+    /// // The same user from another issuer, or the same call on another tool: not opened.
+    /// let elsewhere = Principal::authenticated("https://other.example.com", "alice");
+    /// for other in [
+    ///     StateBinding::new(&elsewhere, "tools/call", "transfer", &json!({"amount": 20})),
+    ///     StateBinding::new(&alice, "tools/call", "refund", &json!({"amount": 20})),
+    /// ] {
+    ///     assert!(keys.open_json::<serde_json::Value>(&state, &other, now).is_err());
+    /// }
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn new(principal: &Principal, method: &str, name: &str, arguments: &Value) -> Self {
         let mut text = String::with_capacity(128);
         for part in [
