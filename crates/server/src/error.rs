@@ -155,6 +155,17 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// A short, stable, `snake_case` name (also sent as `data.kind`).
+    ///
+    /// A client (or a log query) can rely on it: the name does not change between versions.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{Error, ErrorKind};
+    ///
+    /// assert_eq!(ErrorKind::TooManyPending.code(), "too_many_pending");
+    /// assert_eq!(ErrorKind::TooManyPending.to_string(), "too_many_pending"); // Display is the code
+    /// let data = Error::new(ErrorKind::TooManyPending, "32 pending").to_error_data();
+    /// assert_eq!(data.data.unwrap()["kind"], "too_many_pending");
+    /// ```
     pub fn code(self) -> &'static str {
         match self {
             Self::SecretField => "secret_field",
@@ -188,6 +199,16 @@ impl ErrorKind {
 
     /// Whether this kind is what a person did rather than a fault: [`ErrorKind::InvalidContent`],
     /// [`ErrorKind::Timeout`], [`ErrorKind::UserDeclined`], [`ErrorKind::UserCancelled`].
+    ///
+    /// ```
+    /// use mcp_elicit_server::ErrorKind;
+    ///
+    /// assert!(ErrorKind::UserDeclined.is_user_driven());
+    /// assert!(ErrorKind::Timeout.is_user_driven());
+    /// // What the client or the environment did is not.
+    /// assert!(!ErrorKind::Disconnected.is_user_driven());
+    /// assert!(!ErrorKind::StoreUnavailable.is_user_driven());
+    /// ```
     pub fn is_user_driven(self) -> bool {
         matches!(
             self,
@@ -216,6 +237,24 @@ enum Detail {
 }
 
 /// An elicitation failure: a kind, a sentence, and the details that go with the kind.
+///
+/// Displayed as the sentence followed by the kind's code; return it from a handler with
+/// `?` (it converts to rmcp's `ErrorData`, and to [`Stop`](crate::Stop)):
+///
+/// ```
+/// use mcp_elicit_server::rmcp::ErrorData;
+/// use mcp_elicit_server::{Error, ErrorKind};
+///
+/// fn size(party: Option<u8>) -> Result<u8, Error> {
+///     party.ok_or_else(|| Error::new(ErrorKind::Internal, "no party size"))
+/// }
+/// fn handler(party: Option<u8>) -> Result<String, ErrorData> {
+///     Ok(format!("table for {}", size(party)?))
+/// }
+/// let e = Error::new(ErrorKind::Timeout, "no answer within 600 s");
+/// assert_eq!(e.to_string(), "no answer within 600 s (timeout)");
+/// assert_eq!(handler(None).unwrap_err().code.0, -32603);
+/// ```
 #[derive(Debug, Clone)]
 pub struct Error {
     kind: ErrorKind,
@@ -225,6 +264,18 @@ pub struct Error {
 
 impl Error {
     /// A new error of `kind`.
+    ///
+    /// For your own handlers' failures, with the same mapping as the crate's own:
+    ///
+    /// ```
+    /// use mcp_elicit_server::{Error, ErrorKind};
+    ///
+    /// let e = Error::new(ErrorKind::Config, "the state key file is missing");
+    /// assert_eq!((e.kind(), e.message()), (ErrorKind::Config, "the state key file is missing"));
+    /// // No details: those come with the errors the crate makes.
+    /// assert!(e.violations().is_none() && e.findings().is_empty() && e.problems().is_none());
+    /// assert_eq!(e.to_error_data().data.unwrap(), serde_json::json!({"kind": "config"}));
+    /// ```
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> Self {
         Self {
             kind,
@@ -314,16 +365,146 @@ impl Error {
     }
 
     /// What went wrong.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ErrorKind, FormOutcome};
+    ///
+    /// let e = FormOutcome::<u8>::Cancelled.accepted().unwrap_err();
+    /// assert_eq!(e.kind(), ErrorKind::UserCancelled);
+    /// ```
     pub fn kind(&self) -> ErrorKind {
         self.kind
     }
 
     /// The sentence describing it.
+    ///
+    /// ```
+    /// use mcp_elicit_server::FormOutcome;
+    ///
+    /// let e = FormOutcome::<u8>::Declined.accepted().unwrap_err();
+    /// assert_eq!(e.message(), "the user declined to answer");
+    /// // The JSON-RPC error carries the same sentence.
+    /// assert_eq!(e.to_error_data().message, "the user declined to answer");
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }
 
     /// Every schema violation, for [`ErrorKind::InvalidContent`].
+    ///
+    /// Each names the property, the rule and a sentence the user can act on (hidden: an rmcp
+    /// client over an in-memory pipe whose user answers an email address without `@`):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ErrorKind, SessionScope, text};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Contact {
+    ///     #[schemars(email)]
+    ///     email: String,
+    /// }
+    ///
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let elicitor = scope.elicitor(ctx)?.with_max_attempts(1);
+    ///     match elicitor.form::<Contact>("Your email?").await {
+    ///         Err(e) if e.kind() == ErrorKind::InvalidContent => {
+    ///             let v = e.violations().expect("InvalidContent carries them").first();
+    ///             Ok(text(format!("{:?} {}: {}", v.property(), v.code().as_str(), v.message())))
+    ///         }
+    ///         other => Ok(text(format!("unexpected: {:?}", other.map(|o| o.ok().map(|c| c.email))))),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| accept(json!({"email": "ada"}))).await?;
+    /// let result = client.call_tool(CallToolRequestParams::new("contact")).await?;
+    /// assert_eq!(
+    ///     first_text(&result),
+    ///     r#"Some("email") format: "email": must be an email address like name@example.com"#
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn violations(&self) -> Option<&Violations> {
         match self.detail.as_ref() {
             Detail::Violations(v) => Some(v),
@@ -332,6 +513,122 @@ impl Error {
     }
 
     /// The secret-field findings, for [`ErrorKind::SecretField`].
+    ///
+    /// A form asking for a password is refused before anything is sent (hidden: an rmcp
+    /// client over an in-memory pipe that counts what it is asked):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ErrorKind, SessionScope, text};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// static ASKED: AtomicUsize = AtomicUsize::new(0);
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Login {
+    ///     username: String,
+    ///     password: String,
+    /// }
+    ///
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     match scope.elicitor(ctx)?.form::<Login>("Sign in to ACME").await {
+    ///         Err(e) if e.kind() == ErrorKind::SecretField => {
+    ///             let flagged: Vec<&str> = e.findings().iter().map(|f| f.property()).collect();
+    ///             Ok(text(format!("refused: {flagged:?}, -> {}", e.to_error_data().code.0)))
+    ///         }
+    ///         _ => Ok(text("unexpected")),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| {
+    /// #     ASKED.fetch_add(1, Ordering::SeqCst);
+    /// #     None
+    /// # }).await?;
+    /// let result = client.call_tool(CallToolRequestParams::new("sign_in")).await?;
+    /// assert_eq!(first_text(&result), r#"refused: ["password"], -> -32603"#);
+    /// assert_eq!(ASKED.load(Ordering::SeqCst), 0); // nothing was sent
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn findings(&self) -> &[SecretFinding] {
         match self.detail.as_ref() {
             Detail::Findings(f) => f,
@@ -340,6 +637,121 @@ impl Error {
     }
 
     /// The core's problems (schema, URL or reply checks), when the error came from one.
+    ///
+    /// A Rust type outside the form subset (a nested object) is refused, each problem with a
+    /// JSON pointer into the derived schema (hidden: an rmcp client over an in-memory pipe):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ErrorKind, SessionScope, text};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Address {
+    ///     street: String,
+    /// }
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Order {
+    ///     address: Address,
+    /// }
+    ///
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     match scope.elicitor(ctx)?.form::<Order>("Where to?").await {
+    ///         Err(e) if e.kind() == ErrorKind::InvalidSchema => {
+    ///             let problems = e.problems().expect("from the schema check");
+    ///             let pointers: Vec<&str> = problems.as_slice().iter().map(|p| p.pointer()).collect();
+    ///             Ok(text(pointers.join(" ")))
+    ///         }
+    ///         _ => Ok(text("unexpected")),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| None).await?;
+    /// let result = client.call_tool(CallToolRequestParams::new("order")).await?;
+    /// assert!(first_text(&result).contains("address"), "{}", first_text(&result));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn problems(&self) -> Option<&mcp_elicit_core::error::Errors> {
         match self.detail.as_ref() {
             Detail::Core(e) => Some(e),
@@ -348,6 +760,117 @@ impl Error {
     }
 
     /// The client's JSON-RPC error, for [`ErrorKind::ClientError`].
+    ///
+    /// The client refused `elicitation/create` with an error of its own (hidden: an rmcp
+    /// client over an in-memory pipe answering -32600):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ErrorKind, SessionScope, text};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Party {
+    ///     size: u8,
+    /// }
+    ///
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     match scope.elicitor(ctx)?.form::<Party>("Table for how many?").await {
+    ///         Err(e) if e.kind() == ErrorKind::ClientError => {
+    ///             let theirs = e.client_error().expect("ClientError carries it");
+    ///             Ok(text(format!("{} {}", theirs.code.0, theirs.message)))
+    ///         }
+    ///         _ => Ok(text("unexpected")),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| {
+    /// #     Some(Err(ErrorData::invalid_request("no screen to show a form on", None)))
+    /// # }).await?;
+    /// let result = client.call_tool(CallToolRequestParams::new("book")).await?;
+    /// assert_eq!(first_text(&result), "-32600 no screen to show a form on");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn client_error(&self) -> Option<&ErrorData> {
         match self.detail.as_ref() {
             Detail::Client(e) => Some(e),
@@ -356,6 +879,115 @@ impl Error {
     }
 
     /// The required URL elicitations, for [`ErrorKind::UrlElicitationRequired`].
+    ///
+    /// What [`Elicitor::url_required`](crate::Elicitor::url_required) recorded and the client
+    /// will be sent (hidden: an rmcp client over an in-memory pipe with URL mode):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{SessionScope, UrlElicitation, text};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let page = |id: &mcp_elicit_server::ElicitationId| {
+    ///         format!("https://mcp.example.com/connect?elicitationId={id}")
+    ///     };
+    ///     let github = UrlElicitation::new("Connect GitHub", page)?;
+    ///     let drive = UrlElicitation::new("Connect Drive", page)?;
+    ///     let e = scope.elicitor(ctx)?.url_required(&[github, drive]).await;
+    ///     let listed: Vec<&str> = match e.url_elicitation_required() {
+    ///         Some(required) => required.elicitations().iter().map(|r| r.message.as_str()).collect(),
+    ///         None => vec![e.message()],
+    ///     };
+    ///     Ok(text(listed.join(", ")))
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"url": {}}}), |_| None).await?;
+    /// let result = client.call_tool(CallToolRequestParams::new("connect")).await?;
+    /// assert_eq!(first_text(&result), "Connect GitHub, Connect Drive");
+    /// assert_eq!(hub.pending_count().await?, 2);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn url_elicitation_required(&self) -> Option<&UrlElicitationRequired> {
         match self.detail.as_ref() {
             Detail::Required(r) => Some(r),
@@ -364,6 +996,19 @@ impl Error {
     }
 
     /// Whether a person caused this rather than a fault ([`ErrorKind::is_user_driven`]).
+    ///
+    /// User-driven errors become [`Stop::User`](crate::Stop::User), the others
+    /// [`Stop::Fail`](crate::Stop::Fail):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{Error, ErrorKind, FormOutcome, Stop};
+    ///
+    /// let declined = FormOutcome::<u8>::Declined.accepted().unwrap_err();
+    /// assert!(declined.is_user_driven());
+    /// assert!(matches!(Stop::from(declined), Stop::User(_)));
+    /// let gone = Error::new(ErrorKind::Disconnected, "the client disconnected before answering");
+    /// assert!(matches!(Stop::from(gone), Stop::Fail(e) if e.code.0 == -32603));
+    /// ```
     pub fn is_user_driven(&self) -> bool {
         self.kind.is_user_driven()
     }
@@ -408,6 +1053,37 @@ impl Error {
     }
 
     /// The JSON-RPC error for this failure (the same as `ErrorData::from(error)`).
+    ///
+    /// Every kind's code (the table on [`ErrorKind`] says what produces each); `data.kind`
+    /// names the kind, except for -32042, whose `data` is exactly the specification's
+    /// `{"elicitations": [...]}`:
+    ///
+    /// ```
+    /// use mcp_elicit_server::{Error, ErrorKind::*};
+    ///
+    /// let code = |kind| Error::new(kind, "x").to_error_data().code.0;
+    /// // The request cannot be carried out as sent (Invalid params).
+    /// for kind in [InvalidContent, MalformedReply, ModeNotSupported, ClientError,
+    ///              UnknownElicitation, InvalidState, UserDeclined, UserCancelled, Deserialize] {
+    ///     assert_eq!(code(kind), -32602, "{kind}");
+    /// }
+    /// assert_eq!(code(UnsupportedProtocol), -32600); // Invalid request
+    /// assert_eq!(code(MissingCapability), -32021); // MissingRequiredClientCapabilityError
+    /// // Retryable: the server is fine, try again later (`data.retryable: true`).
+    /// for kind in [TooManyPending, StoreUnavailable] {
+    ///     assert_eq!(code(kind), -32000, "{kind}");
+    ///     let data = Error::new(kind, "x").to_error_data().data.unwrap();
+    ///     assert_eq!(data["retryable"], true);
+    /// }
+    /// // Faults of the server, its configuration or its environment (Internal error).
+    /// for kind in [SecretField, InvalidSchema, InvalidUrl, NoIdentity, Config, Internal,
+    ///              Bookkeeping, Timeout, Cancelled, Disconnected, Store, Random] {
+    ///     assert_eq!(code(kind), -32603, "{kind}");
+    /// }
+    /// // Only `Elicitor::url_required` builds the -32042 error with its URLs; any other
+    /// // error of this kind is still -32042.
+    /// assert_eq!(code(UrlElicitationRequired), -32042);
+    /// ```
     pub fn to_error_data(&self) -> ErrorData {
         let code = match self.kind {
             ErrorKind::UrlElicitationRequired => ErrorCode(URL_ELICITATION_REQUIRED),
