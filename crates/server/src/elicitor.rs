@@ -51,6 +51,14 @@ pub enum FormOutcome<T> {
 
 impl<T> FormOutcome<T> {
     /// The wire action of this outcome.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{Action, FormOutcome};
+    ///
+    /// assert_eq!(FormOutcome::Accepted(4).action(), Action::Accept);
+    /// assert_eq!(FormOutcome::<u8>::Declined.action().as_str(), "decline");
+    /// assert_eq!(FormOutcome::<u8>::Cancelled.action(), Action::Cancel);
+    /// ```
     pub fn action(&self) -> Action {
         match self {
             Self::Accepted(_) => Action::Accept,
@@ -105,6 +113,21 @@ impl<T> FormOutcome<T> {
 }
 
 /// The answer to a URL-mode elicitation.
+///
+/// ```
+/// use mcp_elicit_server::UrlOutcome;
+///
+/// fn say(outcome: UrlOutcome) -> &'static str {
+///     match outcome {
+///         // Consent only: the page is not finished yet. Wait for the completion.
+///         UrlOutcome::Accepted => "waiting for the page",
+///         UrlOutcome::Completed => "connected",
+///         UrlOutcome::Declined | UrlOutcome::Cancelled => "not connected",
+///         _ => "not connected", // non-exhaustive
+///     }
+/// }
+/// assert_eq!(say(UrlOutcome::Accepted), "waiting for the page");
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum UrlOutcome {
@@ -121,6 +144,21 @@ pub enum UrlOutcome {
 }
 
 /// One URL-mode elicitation to send or to list in a `-32042` error.
+///
+/// Nothing is checked when it is built; the server URL policy applies when it is sent (or
+/// listed in a -32042 error):
+///
+/// ```
+/// use mcp_elicit_server::UrlElicitation;
+///
+/// let e = UrlElicitation::new("Connect your calendar", |id| {
+///     format!("https://mcp.example.com/connect?elicitationId={id}")
+/// })?;
+/// assert_eq!(e.message(), "Connect your calendar");
+/// assert_eq!(e.url(), format!("https://mcp.example.com/connect?elicitationId={}", e.id()));
+/// assert!(e.app_data().is_none());
+/// # Ok::<(), mcp_elicit_server::Error>(())
+/// ```
 #[derive(Debug, Clone)]
 pub struct UrlElicitation {
     id: ElicitationId,
@@ -132,6 +170,19 @@ pub struct UrlElicitation {
 impl UrlElicitation {
     /// An elicitation with a fresh id whose URL is built from it (so the page behind the
     /// URL can find the elicitation, e.g. `https://mcp.example.com/connect?elicitationId={id}`).
+    ///
+    /// Every elicitation gets a fresh, unguessable id:
+    ///
+    /// ```
+    /// use mcp_elicit_server::UrlElicitation;
+    ///
+    /// let page = |id: &mcp_elicit_server::ElicitationId| format!("https://mcp.example.com/pay?elicitationId={id}");
+    /// let a = UrlElicitation::new("Confirm the payment", page)?;
+    /// let b = UrlElicitation::new("Confirm the payment", page)?;
+    /// assert_ne!(a.id(), b.id());
+    /// assert_ne!(a.url(), b.url());
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn new(
         message: impl Into<String>,
         url: impl FnOnce(&ElicitationId) -> String,
@@ -169,21 +220,58 @@ impl UrlElicitation {
     }
 
     /// The application's data ([`UrlElicitation::with_app_data`]).
+    ///
+    /// ```
+    /// use mcp_elicit_server::UrlElicitation;
+    ///
+    /// let plain = UrlElicitation::new("Connect", |id| format!("https://mcp.example.com/c?elicitationId={id}"))?;
+    /// assert_eq!(plain.app_data(), None); // none unless attached
+    /// let tagged = plain.with_app_data(serde_json::json!({"provider": "github"}));
+    /// assert_eq!(tagged.app_data().unwrap()["provider"], "github");
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn app_data(&self) -> Option<&Value> {
         self.app_data.as_ref()
     }
 
     /// The id.
+    ///
+    /// The `elicitationId` the client gets, and the key of the pending record:
+    ///
+    /// ```
+    /// use mcp_elicit_server::UrlElicitation;
+    ///
+    /// let e = UrlElicitation::new("Connect", |id| format!("https://mcp.example.com/c?elicitationId={id}"))?;
+    /// assert!(e.url().ends_with(e.id().as_str()));
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn id(&self) -> &ElicitationId {
         &self.id
     }
 
     /// The message.
+    ///
+    /// ```
+    /// use mcp_elicit_server::UrlElicitation;
+    ///
+    /// let e = UrlElicitation::new("Link your calendar", |id| format!("https://mcp.example.com/c?elicitationId={id}"))?;
+    /// assert_eq!(e.message(), "Link your calendar");
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn message(&self) -> &str {
         &self.message
     }
 
     /// The URL as given (checked when sent).
+    ///
+    /// ```
+    /// use mcp_elicit_server::UrlElicitation;
+    ///
+    /// // Not checked here: a plain-http URL on a public host is refused only when sent.
+    /// let e = UrlElicitation::new("Connect", |id| format!("http://example.com/c?elicitationId={id}"))?;
+    /// assert!(e.url().starts_with("http://example.com/"));
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn url(&self) -> &str {
         &self.url
     }
@@ -197,6 +285,125 @@ impl UrlElicitation {
 /// Every wait ends: on the answer, on the timeout, when the tool call is cancelled, or
 /// when the client disconnects; no pending state is left behind except an accepted
 /// URL-mode elicitation waiting for its completion.
+///
+/// A tool asking a typed form, run against an rmcp client over an in-memory pipe (hidden)
+/// whose user answers 4:
+///
+/// ```
+/// use mcp_elicit_server::{FormOutcome, Mode, SessionScope, text};
+/// # use std::sync::atomic::{AtomicUsize, Ordering};
+/// # use std::time::Duration;
+/// # use mcp_elicit_server::rmcp::model::*;
+/// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+/// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+/// # use mcp_elicit_server::serde_json::{Value, json};
+/// # /// The server: every tool call runs `tool` (below).
+/// # struct Server(mcp_elicit_server::SessionScope);
+/// # impl ServerHandler for Server {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #     }
+/// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+/// #         -> Result<CallToolResponse, ErrorData> {
+/// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+/// #     }
+/// # }
+/// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+/// # /// custom notifications go to the receiver `connect` returns.
+/// # struct User {
+/// #     caps: Value,
+/// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+/// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+/// # }
+/// # impl ClientHandler for User {
+/// #     fn get_info(&self) -> ClientConfig {
+/// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+/// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+/// #     }
+/// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+/// #         -> Result<ElicitResult, ErrorData> {
+/// #         match (self.answer)(&request) {
+/// #             Some(answer) => answer,
+/// #             None => std::future::pending().await,
+/// #         }
+/// #     }
+/// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+/// #         let _ = self.notes.send(note.params.unwrap_or_default());
+/// #     }
+/// # }
+/// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+/// # async fn connect(
+/// #     hub: &mcp_elicit_server::Elicitations,
+/// #     caps: Value,
+/// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+/// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+/// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+/// #     tokio::spawn(async move {
+/// #         if let Ok(running) = server.serve(server_io).await {
+/// #             let _ = running.waiting().await;
+/// #         }
+/// #     });
+/// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+/// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+/// # }
+/// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+/// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+/// # }
+/// # fn message(request: &ElicitRequestParams) -> &str {
+/// #     match request {
+/// #         ElicitRequestParams::FormElicitationParams { message, .. }
+/// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+/// #         _ => "",
+/// #     }
+/// # }
+/// # /// A hub whose local user is alice.
+/// # fn hub() -> mcp_elicit_server::Elicitations {
+/// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+/// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+/// #     ))
+/// # }
+/// # fn first_text(result: &CallToolResult) -> String {
+/// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+/// # }
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Party {
+///     /// How many people?
+///     size: u8,
+/// }
+///
+/// async fn tool(
+///     scope: &SessionScope,
+///     _: &CallToolRequestParams,
+///     ctx: &RequestContext<RoleServer>,
+/// ) -> Result<CallToolResult, ErrorData> {
+///     let elicitor = scope.elicitor(ctx)?;
+///     // Who asks, on which session, and what the client can do: known before sending.
+///     let who = format!(
+///         "{} on {} (form {}, url {})",
+///         elicitor.principal().subject(),
+///         if elicitor.session().as_str().starts_with("connection:") { "this connection" } else { "?" },
+///         elicitor.supports(Mode::Form),
+///         elicitor.capability().supports(Mode::Url),
+///     );
+///     Ok(match elicitor.form::<Party>("Table for how many?").await? {
+///         FormOutcome::Accepted(party) => text(format!("{who}: table for {}", party.size)),
+///         FormOutcome::Declined | FormOutcome::Cancelled => text(format!("{who}: no table")),
+///     })
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let hub = hub();
+/// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| accept(json!({"size": 4}))).await?;
+/// let result = client.call_tool(CallToolRequestParams::new("book")).await?;
+/// assert_eq!(
+///     first_text(&result),
+///     "alice on this connection (form true, url false): table for 4"
+/// );
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Elicitor {
     hub: Elicitations,
@@ -285,6 +492,116 @@ impl Elicitor {
     }
 
     /// Overrides the timeouts for this request.
+    ///
+    /// Here against a client whose user never answers (hidden: an rmcp client over an
+    /// in-memory pipe):
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit_server::{ErrorKind, SessionScope, text};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Party {
+    ///     size: u8,
+    /// }
+    ///
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let elicitor = scope.elicitor(ctx)?.with_timeout(Duration::from_millis(50));
+    ///     match elicitor.form::<Party>("Table for how many?").await {
+    ///         Err(e) if e.kind() == ErrorKind::Timeout && e.is_user_driven() => {
+    ///             Ok(text("no answer in time; the request was cancelled"))
+    ///         }
+    ///         other => Ok(text(format!("unexpected: {:?}", other.map(|o| o.ok().map(|p| p.size))))),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| None).await?;
+    /// let result = client.call_tool(CallToolRequestParams::new("book")).await?;
+    /// assert_eq!(first_text(&result), "no answer in time; the request was cancelled");
+    /// assert_eq!(hub.pending_count().await?, 0); // nothing left behind
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn with_timeout(mut self, timeout: Duration) -> Self {
         self.form_timeout = timeout;
         self.url_consent_timeout = timeout;
@@ -293,6 +610,120 @@ impl Elicitor {
 
     /// Overrides how many times a form is asked when the answer breaks the schema
     /// (1 = no re-ask).
+    ///
+    /// With one attempt, an answer breaking the schema is an error at once, without asking
+    /// again (hidden: an rmcp client over an in-memory pipe whose user answers 20):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ErrorKind, SessionScope, text};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// static ASKED: AtomicUsize = AtomicUsize::new(0);
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Party {
+    ///     #[schemars(range(min = 1, max = 12))]
+    ///     size: u8,
+    /// }
+    ///
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let elicitor = scope.elicitor(ctx)?.with_max_attempts(1);
+    ///     match elicitor.form::<Party>("Table for how many?").await {
+    ///         Err(e) if e.kind() == ErrorKind::InvalidContent => Ok(text("refused, not asked again")),
+    ///         _ => Ok(text("unexpected")),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| {
+    /// #     ASKED.fetch_add(1, Ordering::SeqCst);
+    /// #     accept(json!({"size": 20}))
+    /// # }).await?;
+    /// let result = client.call_tool(CallToolRequestParams::new("book")).await?;
+    /// assert_eq!(first_text(&result), "refused, not asked again");
+    /// assert_eq!(ASKED.load(Ordering::SeqCst), 1);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn with_max_attempts(mut self, attempts: u32) -> Self {
         self.max_attempts = attempts.max(1);
         self
@@ -302,6 +733,128 @@ impl Elicitor {
     ///
     /// The schema is derived with `schemars` and must fit the restricted subset; the
     /// answer is validated against it, then deserialized.
+    ///
+    /// The user answers, or declines (hidden: an rmcp client over an in-memory pipe whose user
+    /// gives a name and declines the newsletter):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{FormOutcome, SessionScope, text};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Contact {
+    ///     /// Your name
+    ///     name: String,
+    /// }
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Newsletter {
+    ///     /// Send me the newsletter
+    ///     subscribe: bool,
+    /// }
+    ///
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let elicitor = scope.elicitor(ctx)?;
+    ///     let name = match elicitor.form::<Contact>("Who are you?").await? {
+    ///         FormOutcome::Accepted(contact) => contact.name,
+    ///         FormOutcome::Declined | FormOutcome::Cancelled => return Ok(text("anonymous")),
+    ///     };
+    ///     // A decline is an outcome, not an error.
+    ///     let subscribed = elicitor.form::<Newsletter>("Newsletter?").await?.ok().is_some_and(|n| n.subscribe);
+    ///     Ok(text(format!("{name}, newsletter: {subscribed}")))
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |request| {
+    /// #     match message(request) {
+    /// #         "Who are you?" => accept(json!({"name": "Ada"})),
+    /// #         _ => Some(Ok(ElicitResult::new(ElicitationAction::Decline))),
+    /// #     }
+    /// # }).await?;
+    /// let result = client.call_tool(CallToolRequestParams::new("signup")).await?;
+    /// assert_eq!(first_text(&result), "Ada, newsletter: false");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn form<T>(&self, message: impl Into<String>) -> Result<FormOutcome<T>, Error>
     where
         T: schemars::JsonSchema + DeserializeOwned,
@@ -337,6 +890,127 @@ impl Elicitor {
     /// request), each re-ask with the
     /// message followed by the list of problems; after the last attempt it is an
     /// [`ErrorKind::InvalidContent`] error listing every violation.
+    ///
+    /// The user keeps answering outside the schema: asked once more with the rule named, then
+    /// refused with -32602 listing the violations (hidden: an rmcp client over an in-memory
+    /// pipe whose user always answers 20):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{Schema, SessionScope};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// static SEEN: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    ///
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let schema = Schema::parse(&json!({
+    ///         "type": "object",
+    ///         "properties": {"size": {"type": "integer", "minimum": 1, "maximum": 12}},
+    ///         "required": ["size"]
+    ///     }))
+    ///     .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+    ///     let content = scope.elicitor(ctx)?.form_with_schema("Table for how many?", &schema).await?;
+    ///     Ok(mcp_elicit_server::text(format!("{content:?}")))
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |request| {
+    /// #     SEEN.lock().unwrap().push(message(request).to_owned());
+    /// #     accept(json!({"size": 20}))
+    /// # }).await?;
+    /// let Err(ServiceError::McpError(e)) = client.call_tool(CallToolRequestParams::new("book")).await
+    /// else {
+    ///     panic!("expected a JSON-RPC error");
+    /// };
+    /// assert_eq!(e.code.0, -32602);
+    /// let data = e.data.unwrap();
+    /// assert_eq!(data["kind"], "invalid_content");
+    /// assert_eq!(data["violations"][0]["property"], "size");
+    /// assert_eq!(data["violations"][0]["code"], "maximum");
+    /// let seen = SEEN.lock().unwrap();
+    /// assert_eq!(seen.len(), 2); // the default: one re-ask
+    /// assert!(seen[1].starts_with("Table for how many?") && seen[1].contains("not accepted"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn form_with_schema(
         &self,
         message: impl Into<String>,
@@ -412,6 +1086,129 @@ impl Elicitor {
     /// session, before the request is sent; an accept leaves it pending until
     /// [`Elicitations::complete`]; a decline, a cancel, a timeout, a cancelled call or a
     /// disconnect removes it.
+    ///
+    /// Consent is not completion: an accepted URL stays pending for its page; a declined one is
+    /// gone (hidden: an rmcp client over an in-memory pipe with URL mode, whose user accepts
+    /// the calendar and declines the payment):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{SessionScope, UrlElicitation, UrlOutcome, text};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     request: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let message = if request.name == "calendar" { "Link your calendar" } else { "Confirm the payment" };
+    ///     let elicitation = UrlElicitation::new(message, |id| {
+    ///         format!("https://mcp.example.com/page?elicitationId={id}")
+    ///     })?;
+    ///     Ok(match scope.elicitor(ctx)?.url(&elicitation).await? {
+    ///         UrlOutcome::Accepted => text(format!("open the page; waiting for {}", elicitation.id())),
+    ///         UrlOutcome::Declined => text("declined"),
+    ///         _ => text("dismissed"),
+    ///     })
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let alice = mcp_elicit_server::Principal::local_user("alice");
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"url": {}}}), |request| {
+    /// #     let action = if message(request) == "Link your calendar" {
+    /// #         ElicitationAction::Accept
+    /// #     } else {
+    /// #         ElicitationAction::Decline
+    /// #     };
+    /// #     Some(Ok(ElicitResult::new(action)))
+    /// # }).await?;
+    /// let linked = client.call_tool(CallToolRequestParams::new("calendar")).await?;
+    /// assert!(first_text(&linked).starts_with("open the page; waiting for "));
+    /// let pay = client.call_tool(CallToolRequestParams::new("pay")).await?;
+    /// assert_eq!(first_text(&pay), "declined");
+    ///
+    /// // Only the accepted one waits for its page, bound to alice.
+    /// let pending = hub.pending(&alice).await?;
+    /// assert_eq!(pending.len(), 1);
+    /// assert_eq!(pending[0].message, "Link your calendar");
+    /// assert!(first_text(&linked).ends_with(&pending[0].id));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn url(&self, elicitation: &UrlElicitation) -> Result<UrlOutcome, Error> {
         self.check_protocol()?;
         self.require(Mode::Url)?;
@@ -473,6 +1270,119 @@ impl Elicitor {
     /// everything checked out (return it from the tool: it maps to code -32042 with
     /// `data: {"elicitations": [...]}`), or the reason it could not be built (client
     /// without URL mode, refused URL, empty list...).
+    ///
+    /// A client with URL mode gets -32042 listing the page; one without gets the reason
+    /// instead, and nothing is stored (hidden: rmcp clients over in-memory pipes):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{SessionScope, UrlElicitation};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let elicitation = UrlElicitation::new("Authorize access to your files", |id| {
+    ///         format!("https://mcp.example.com/connect?elicitationId={id}")
+    ///     })?;
+    ///     // Always an error: -32042 when it could be built, else the reason.
+    ///     Err(scope.elicitor(ctx)?.url_required(&[elicitation]).await.into())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (with_url, _) = connect(&hub, json!({"elicitation": {"url": {}}}), |_| None).await?;
+    /// # let (forms_only, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| None).await?;
+    /// let call = || CallToolRequestParams::new("files");
+    /// let Err(ServiceError::McpError(e)) = with_url.call_tool(call()).await else { panic!() };
+    /// assert_eq!(e.code.0, -32042);
+    /// let listed = &e.data.as_ref().unwrap()["elicitations"][0];
+    /// let id = listed["elicitationId"].as_str().unwrap();
+    /// assert_eq!(listed["url"], format!("https://mcp.example.com/connect?elicitationId={id}"));
+    /// assert_eq!(listed["mode"], "url");
+    /// assert_eq!(hub.pending_count().await?, 1); // recorded, bound to the user and session
+    ///
+    /// let Err(ServiceError::McpError(e)) = forms_only.call_tool(call()).await else { panic!() };
+    /// assert_eq!((e.code.0, e.data.unwrap()["kind"].clone()), (-32602, json!("mode_not_supported")));
+    /// assert_eq!(hub.pending_count().await?, 1);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn url_required(&self, elicitations: &[UrlElicitation]) -> Error {
         match self.try_url_required(elicitations).await {
             Ok(e) | Err(e) => e,
@@ -521,6 +1431,116 @@ impl Elicitor {
     /// (checked like [`Elicitor::url`]): [`Elicitor::url_unsupported`] for its message.
     /// The URL is **not** in the text and nothing is stored (nobody could reach it).
     /// Never fall back to a form for secrets: form mode MUST NOT carry them.
+    ///
+    /// For a client without URL mode (hidden: an rmcp client over an in-memory pipe declaring
+    /// form mode only):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{Mode, SessionScope, UrlElicitation, text};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let elicitor = scope.elicitor(ctx)?;
+    ///     let elicitation = UrlElicitation::new("Enter your Stripe API key", |id| {
+    ///         format!("https://mcp.example.com/secret?elicitationId={id}")
+    ///     })?;
+    ///     if !elicitor.supports(Mode::Url) {
+    ///         // The same text as `url_unsupported`, once the elicitation passed its checks.
+    ///         return Ok(text(elicitor.url_fallback(&elicitation).await?));
+    ///     }
+    ///     Ok(text(format!("{:?}", elicitor.url(&elicitation).await?)))
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| None).await?;
+    /// let result = client.call_tool(CallToolRequestParams::new("stripe")).await?;
+    /// let told = first_text(&result);
+    /// assert!(told.starts_with("Enter your Stripe API key"));
+    /// assert!(told.contains("does not support URL-mode elicitation"));
+    /// assert!(!told.contains("https://")); // the model never sees the URL
+    /// assert_eq!(hub.pending_count().await?, 0);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn url_fallback(&self, elicitation: &UrlElicitation) -> Result<String, Error> {
         self.checked_request(elicitation)?;
         Ok(url_unsupported_text(elicitation.message()))
