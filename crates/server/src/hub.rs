@@ -30,6 +30,47 @@ use crate::store::{
 };
 
 /// What [`Elicitations::complete`] did.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use std::time::{Duration, SystemTime};
+/// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+/// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+/// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+/// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+/// #     let now = SystemTime::now();
+/// #     PendingElicitation {
+/// #         id: id.to_owned(),
+/// #         principal: user.clone(),
+/// #         session: SessionKey::from_stored("connection-1"),
+/// #         mode: Mode::Url,
+/// #         state: State::Accepted,
+/// #         message: "Connect your calendar".to_owned(),
+/// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+/// #         created_at: now,
+/// #         expires_at: now + ttl,
+/// #         app_data: Some(mcp_elicit_server::serde_json::json!({"provider": "calendar"})),
+/// #     }
+/// # }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+/// # let store = Arc::new(MemoryStore::new());
+/// # let hub = Elicitations::with_store(
+/// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+/// #     store.clone(),
+/// #     Arc::new(SystemClock),
+/// # );
+/// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+/// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+/// let done = hub.complete(&alice, "e1").await?;
+/// // Sent on connection-1, which this node does not hold (no client in this example):
+/// // with several nodes, that session is where a relayed notice is addressed.
+/// assert_eq!(done.session, SessionKey::from_stored("connection-1"));
+/// assert!(!done.notified);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Completion {
@@ -45,6 +86,51 @@ pub struct Completion {
 
 /// What [`Elicitations::complete_with`] did: the [`Completion`] and what the
 /// application's bookkeeping returned.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use std::time::{Duration, SystemTime};
+/// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+/// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+/// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+/// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+/// #     let now = SystemTime::now();
+/// #     PendingElicitation {
+/// #         id: id.to_owned(),
+/// #         principal: user.clone(),
+/// #         session: SessionKey::from_stored("connection-1"),
+/// #         mode: Mode::Url,
+/// #         state: State::Accepted,
+/// #         message: "Connect your calendar".to_owned(),
+/// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+/// #         created_at: now,
+/// #         expires_at: now + ttl,
+/// #         app_data: Some(mcp_elicit_server::serde_json::json!({"provider": "calendar"})),
+/// #     }
+/// # }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+/// # let store = Arc::new(MemoryStore::new());
+/// # let hub = Elicitations::with_store(
+/// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+/// #     store.clone(),
+/// #     Arc::new(SystemClock),
+/// # );
+/// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+/// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+/// // The bookkeeping gets the completed record, with what the tool attached when asking.
+/// let done = hub
+///     .complete_with(&alice, "e1", |record| async move {
+///         let provider = record.app_data.as_ref().and_then(|d| d["provider"].as_str()).map(str::to_owned);
+///         Ok::<_, std::io::Error>(provider)
+///     })
+///     .await?;
+/// assert_eq!(done.value.as_deref(), Some("calendar"));
+/// assert_eq!(done.completion.session.as_str(), "connection-1");
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Completed<T> {
@@ -256,6 +342,64 @@ impl Elicitations {
     /// Sets the relay that carries completions this node cannot deliver to the other
     /// nodes sharing the store (see [`CompletionRelay`]). Once per registry: `false` (and
     /// nothing changes) if one is set already.
+    ///
+    /// A relay of your own (here a channel standing for a message bus): a completion whose
+    /// connection this node does not hold is handed to it, addressed to its session:
+    ///
+    /// ```
+    /// # use futures::future::{BoxFuture, FutureExt};
+    /// use mcp_elicit_server::CompletionRelay;
+    /// use tokio::sync::mpsc;
+    ///
+    /// struct Bus(mpsc::UnboundedSender<(String, String)>);
+    ///
+    /// impl CompletionRelay for Bus {
+    ///     fn relay<'a>(&'a self, id: &'a str, session: &'a SessionKey) -> BoxFuture<'a, Result<(), String>> {
+    ///         let sent = self.0.send((id.to_owned(), session.to_string())).map_err(|e| e.to_string());
+    ///         async move { sent }.boxed()
+    ///     }
+    /// }
+    /// # use std::sync::Arc;
+    /// # use std::time::{Duration, SystemTime};
+    /// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+    /// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+    /// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+    /// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+    /// #     let now = SystemTime::now();
+    /// #     PendingElicitation {
+    /// #         id: id.to_owned(),
+    /// #         principal: user.clone(),
+    /// #         session: SessionKey::from_stored("connection-1"),
+    /// #         mode: Mode::Url,
+    /// #         state: State::Accepted,
+    /// #         message: "Connect your calendar".to_owned(),
+    /// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+    /// #         created_at: now,
+    /// #         expires_at: now + ttl,
+    /// #         app_data: Some(mcp_elicit_server::serde_json::json!({"provider": "calendar"})),
+    /// #     }
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// # let store = Arc::new(MemoryStore::new());
+    /// # let hub = Elicitations::with_store(
+    /// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+    /// #     store.clone(),
+    /// #     Arc::new(SystemClock),
+    /// # );
+    /// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+    /// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+    /// let (tx, mut rx) = mpsc::unbounded_channel();
+    /// assert!(hub.set_relay(Arc::new(Bus(tx.clone()))));
+    /// assert!(!hub.set_relay(Arc::new(Bus(tx)))); // once per registry
+    ///
+    /// let done = hub.complete(&alice, "e1").await?;
+    /// assert!(!done.notified); // not sent by this node...
+    /// assert_eq!(rx.recv().await, Some(("e1".into(), "connection-1".into()))); // ...but relayed
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn set_relay(&self, relay: Arc<dyn CompletionRelay>) -> bool {
         self.inner.relay.set(relay).is_ok()
     }
@@ -421,6 +565,116 @@ impl Elicitations {
     /// with several nodes, the notice then goes to the relay ([`Elicitations::set_relay`]),
     /// and every node hands what the relay carries to
     /// [`Elicitations::deliver_completion`].
+    ///
+    /// The client that asked is notified at once (hidden: an rmcp client with URL mode over an
+    /// in-memory pipe, whose tool call got -32042):
+    ///
+    /// ```
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// async fn tool(
+    ///     scope: &mcp_elicit_server::SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let page = mcp_elicit_server::UrlElicitation::new("Connect your calendar", |id| {
+    ///         format!("https://mcp.example.com/connect?elicitationId={id}")
+    ///     })?;
+    ///     Err(scope.elicitor(ctx)?.url_required(&[page]).await.into())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let alice = mcp_elicit_server::Principal::local_user("alice");
+    /// # let (client, mut notes) = connect(&hub, json!({"elicitation": {"url": {}}}), |_| None).await?;
+    /// # let Err(ServiceError::McpError(e)) = client.call_tool(CallToolRequestParams::new("calendar")).await
+    /// # else { panic!("expected -32042") };
+    /// # let id = e.data.unwrap()["elicitations"][0]["elicitationId"].as_str().unwrap().to_owned();
+    /// // The page, once alice is signed in there and has linked her calendar:
+    /// let done = hub.complete(&alice, &id).await?;
+    /// assert!(done.notified);
+    /// assert_eq!(notes.recv().await, Some(json!({"elicitationId": id})));
+    ///
+    /// // At most once: a replay is refused and sends nothing.
+    /// let again = hub.complete(&alice, &id).await.unwrap_err();
+    /// assert_eq!(again.kind(), mcp_elicit_server::ErrorKind::UnknownElicitation);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn complete(&self, principal: &Principal, id: &str) -> Result<Completion, Error> {
         self.complete_with(principal, id, |_| async { Ok::<(), Error>(()) })
             .await
@@ -493,6 +747,46 @@ impl Elicitations {
     /// ([`Elicitations::deliver_completion`]) or, when this node holds none, hands it to
     /// the relay (if one is set) for the node that does. Returns whether this node sent
     /// it.
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use std::time::{Duration, SystemTime};
+    /// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+    /// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+    /// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+    /// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+    /// #     let now = SystemTime::now();
+    /// #     PendingElicitation {
+    /// #         id: id.to_owned(),
+    /// #         principal: user.clone(),
+    /// #         session: SessionKey::from_stored("connection-1"),
+    /// #         mode: Mode::Url,
+    /// #         state: State::Accepted,
+    /// #         message: "Connect your calendar".to_owned(),
+    /// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+    /// #         created_at: now,
+    /// #         expires_at: now + ttl,
+    /// #         app_data: Some(mcp_elicit_server::serde_json::json!({"provider": "calendar"})),
+    /// #     }
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+    /// # let store = Arc::new(MemoryStore::new());
+    /// # let hub = Elicitations::with_store(
+    /// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+    /// #     store.clone(),
+    /// #     Arc::new(SystemClock),
+    /// # );
+    /// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+    /// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+    /// let record = hub.record_completion(&alice, "e1").await?;
+    /// // No connection for connection-1 on this node and no relay: nobody is told, and the
+    /// // client's retry of its request is how it learns of the completion.
+    /// assert!(!hub.notify_completion("e1", &record.session).await);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn notify_completion(&self, id: &str, session: &SessionKey) -> bool {
         if session.is_rounds() {
             // 2026-07-28: no notification exists; the retry finds the outcome.
@@ -594,6 +888,134 @@ impl Elicitations {
     /// At most once per elicitation on this node: the connection is forgotten once
     /// notified, so a repeated notice sends nothing. A notice naming another session (a
     /// forged or stale one) sends nothing and leaves the connection registered.
+    ///
+    /// Two nodes sharing one store: the client's connection is on node 1, the page on node 2
+    /// completes the elicitation, and node 1 delivers the notice it gets from node 2 (hidden:
+    /// an rmcp client with URL mode over an in-memory pipe, whose tool call got -32042):
+    ///
+    /// ```
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// async fn tool(
+    ///     scope: &mcp_elicit_server::SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let page = mcp_elicit_server::UrlElicitation::new("Connect your calendar", |id| {
+    ///         format!("https://mcp.example.com/connect?elicitationId={id}")
+    ///     })?;
+    ///     Err(scope.elicitor(ctx)?.url_required(&[page]).await.into())
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::sync::Arc;
+    /// use mcp_elicit_server::{
+    ///     ElicitationConfig, Elicitations, IdentityPolicy, MemoryStore, Principal, SessionKey,
+    ///     SystemClock,
+    /// };
+    ///
+    /// let alice = Principal::local_user("alice");
+    /// let store = Arc::new(MemoryStore::new());
+    /// let node = || {
+    ///     Elicitations::with_store(
+    ///         ElicitationConfig::new(IdentityPolicy::LocalUser(alice.clone())),
+    ///         store.clone(),
+    ///         Arc::new(SystemClock),
+    ///     )
+    /// };
+    /// let (node1, node2) = (node(), node());
+    /// # let (client, mut notes) = connect(&node1, json!({"elicitation": {"url": {}}}), |_| None).await?;
+    /// # let Err(ServiceError::McpError(e)) = client.call_tool(CallToolRequestParams::new("calendar")).await
+    /// # else { panic!("expected -32042") };
+    /// # let id = e.data.unwrap()["elicitations"][0]["elicitationId"].as_str().unwrap().to_owned();
+    ///
+    /// // Node 2 serves the page: the store decides, once; it holds no connection.
+    /// let done = node2.complete(&alice, &id).await?;
+    /// assert!(!done.notified);
+    ///
+    /// // Node 1, given the notice (over the bus): a notice naming another session does nothing...
+    /// assert!(!node1.deliver_completion(&id, &SessionKey::from_stored("forged")).await);
+    /// // ...the real one reaches the client, once.
+    /// assert!(node1.deliver_completion(&id, &done.session).await);
+    /// assert_eq!(notes.recv().await, Some(json!({"elicitationId": id})));
+    /// assert!(!node1.deliver_completion(&id, &done.session).await);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn deliver_completion(&self, id: &str, session: &SessionKey) -> bool {
         let peer = {
             let mut peers = self.peers();
@@ -1082,6 +1504,69 @@ impl Drop for ScopeInner {
 /// One client connection's handle on the [`Elicitations`] registry; keep it in the
 /// connection's server handler and build an [`Elicitor`] per request with
 /// [`SessionScope::elicitor`].
+///
+/// When the connection ends (the last clone of its scope is dropped), its pending forms
+/// are forgotten: nobody is left to answer them. URL elicitations stay for their user.
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use std::time::{Duration, SystemTime};
+/// # use mcp_elicit_server::mcp_elicit_core::lifecycle::State;
+/// # use mcp_elicit_server::{ElicitationConfig, ElicitationStore, Elicitations, IdentityPolicy,
+/// #     MemoryStore, Mode, PendingElicitation, Principal, SessionKey, SystemClock};
+/// # fn url_record(id: &str, user: &Principal, ttl: Duration) -> PendingElicitation {
+/// #     let now = SystemTime::now();
+/// #     PendingElicitation {
+/// #         id: id.to_owned(),
+/// #         principal: user.clone(),
+/// #         session: SessionKey::from_stored("connection-1"),
+/// #         mode: Mode::Url,
+/// #         state: State::Accepted,
+/// #         message: "Connect your calendar".to_owned(),
+/// #         url: Some(format!("https://example.com/connect?elicitationId={id}")),
+/// #         created_at: now,
+/// #         expires_at: now + ttl,
+/// #         app_data: Some(mcp_elicit_server::serde_json::json!({"provider": "calendar"})),
+/// #     }
+/// # }
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let alice = Principal::authenticated("https://auth.example.com", "alice");
+/// # let store = Arc::new(MemoryStore::new());
+/// # let hub = Elicitations::with_store(
+/// #     ElicitationConfig::new(IdentityPolicy::Authenticated),
+/// #     store.clone(),
+/// #     Arc::new(SystemClock),
+/// # );
+/// # // What `Ask::url` stores when a tool asks alice to connect her calendar:
+/// # store.insert(url_record("e1", &alice, Duration::from_secs(3600))).await?;
+/// # let now = SystemTime::now();
+/// let scope = hub.scope()?;
+/// let form = PendingElicitation {
+///     id: "f1".to_owned(),
+///     principal: alice.clone(),
+///     session: scope.connection_key().clone(), // a form asked on this connection
+///     mode: Mode::Form,
+///     state: State::Pending,
+///     message: "Table for how many?".to_owned(),
+///     url: None,
+///     created_at: now,
+///     expires_at: now + Duration::from_secs(600),
+///     app_data: None,
+/// };
+/// store.insert(form).await?;
+/// assert_eq!(hub.pending_count().await?, 2);
+///
+/// drop(scope); // the connection closed
+/// # for _ in 0..100 {
+/// #     if hub.pending_count().await? == 1 { break; }
+/// #     tokio::time::sleep(Duration::from_millis(10)).await;
+/// # }
+/// assert_eq!(hub.pending_count().await?, 1); // the form went; the URL elicitation e1 stays
+/// assert!(hub.get(&alice, "e1").await?.is_some());
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct SessionScope {
     inner: Arc<ScopeInner>,
@@ -1109,6 +1594,15 @@ impl SessionScope {
     }
 
     /// The connection's own key (used when the transport has no session id).
+    ///
+    /// ```
+    /// let hub = mcp_elicit_server::Elicitations::local();
+    /// let scope = hub.scope()?;
+    /// // Clones share it: they are the same connection.
+    /// assert_eq!(scope.clone().connection_key(), scope.connection_key());
+    /// assert!(scope.connection_key().as_str().starts_with("connection:"));
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn connection_key(&self) -> &SessionKey {
         &self.inner.key
     }
@@ -1116,6 +1610,110 @@ impl SessionScope {
     /// The elicitation API for the request `ctx` (a tool call, prompt or resource read):
     /// resolves the user (never from anything the client sent), the session, and the
     /// client's declared modes.
+    ///
+    /// The user comes from the registry's [`IdentityPolicy`] and the request's verified
+    /// [`Principal`], never from the client: a remote server without authentication refuses
+    /// (hidden: an rmcp client over an in-memory pipe, no authentication layer):
+    ///
+    /// ```
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below).
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         tool(&self.0, &request, &ctx).await.map(CallToolResponse::Complete)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// async fn tool(
+    ///     scope: &mcp_elicit_server::SessionScope,
+    ///     _: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, ErrorData> {
+    ///     let elicitor = scope.elicitor(ctx)?; // -32603 `no_identity` here
+    ///     Ok(mcp_elicit_server::text(elicitor.principal().subject()))
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy};
+    ///
+    /// let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::Authenticated));
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| None).await?;
+    /// let Err(ServiceError::McpError(e)) = client.call_tool(CallToolRequestParams::new("whoami")).await
+    /// else {
+    ///     panic!("expected an error");
+    /// };
+    /// assert_eq!((e.code.0, e.data.unwrap()["kind"].clone()), (-32603, json!("no_identity")));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn elicitor(&self, ctx: &RequestContext<RoleServer>) -> Result<Elicitor, Error> {
         let hub = &self.inner.hub;
         let principal = hub
