@@ -35,15 +35,149 @@ use crate::revision::{Declared, Revision};
 use crate::state::{Payload, StateBinding};
 
 /// The `sampling/createMessage` method (an input request a round may carry).
+///
+/// ```
+/// use mcp_elicit_server::METHOD_SAMPLING;
+///
+/// // Ask a client for an LLM completion in a round: `Questions::request(key, METHOD_SAMPLING, params)`,
+/// // once `Ask::declares(METHOD_SAMPLING)` says the client can.
+/// assert_eq!(METHOD_SAMPLING, "sampling/createMessage");
+/// ```
 pub const METHOD_SAMPLING: &str = "sampling/createMessage";
 /// The `roots/list` method (an input request a round may carry).
+///
+/// ```
+/// use mcp_elicit_server::METHOD_ROOTS;
+///
+/// assert_eq!(METHOD_ROOTS, "roots/list");
+/// ```
 pub const METHOD_ROOTS: &str = "roots/list";
 /// The longest question key accepted.
+///
+/// A longer key (or an empty one) is a bug in the handler, refused before anything is
+/// sent (hidden: an rmcp client over an in-memory pipe):
+///
+/// ```
+/// use mcp_elicit_server::{MAX_KEY_BYTES, SessionScope, Stop, text};
+/// # use std::sync::atomic::{AtomicUsize, Ordering};
+/// # use std::time::Duration;
+/// # use mcp_elicit_server::rmcp::model::*;
+/// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+/// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+/// # use mcp_elicit_server::serde_json::{Value, json};
+/// # /// The server: every tool call runs `tool` (below), answered with `respond`.
+/// # struct Server(mcp_elicit_server::SessionScope);
+/// # impl ServerHandler for Server {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #     }
+/// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+/// #         -> Result<CallToolResponse, ErrorData> {
+/// #         mcp_elicit_server::respond(tool(&self.0, &request, &ctx).await)
+/// #     }
+/// # }
+/// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+/// # /// custom notifications go to the receiver `connect` returns.
+/// # struct User {
+/// #     caps: Value,
+/// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+/// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+/// # }
+/// # impl ClientHandler for User {
+/// #     fn get_info(&self) -> ClientConfig {
+/// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+/// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+/// #     }
+/// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+/// #         -> Result<ElicitResult, ErrorData> {
+/// #         match (self.answer)(&request) {
+/// #             Some(answer) => answer,
+/// #             None => std::future::pending().await,
+/// #         }
+/// #     }
+/// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+/// #         let _ = self.notes.send(note.params.unwrap_or_default());
+/// #     }
+/// # }
+/// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+/// # async fn connect(
+/// #     hub: &mcp_elicit_server::Elicitations,
+/// #     caps: Value,
+/// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+/// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+/// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+/// #     tokio::spawn(async move {
+/// #         if let Ok(running) = server.serve(server_io).await {
+/// #             let _ = running.waiting().await;
+/// #         }
+/// #     });
+/// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+/// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+/// # }
+/// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+/// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+/// # }
+/// # fn message(request: &ElicitRequestParams) -> &str {
+/// #     match request {
+/// #         ElicitRequestParams::FormElicitationParams { message, .. }
+/// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+/// #         _ => "",
+/// #     }
+/// # }
+/// # /// A hub whose local user is alice.
+/// # fn hub() -> mcp_elicit_server::Elicitations {
+/// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+/// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+/// #     ))
+/// # }
+/// # fn first_text(result: &CallToolResult) -> String {
+/// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+/// # }
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Party {
+///     size: u8,
+/// }
+///
+/// async fn tool(
+///     scope: &SessionScope,
+///     request: &CallToolRequestParams,
+///     ctx: &RequestContext<RoleServer>,
+/// ) -> Result<CallToolResult, Stop> {
+///     let mut ask = scope.ask(ctx, request).await?;
+///     let key = "k".repeat(MAX_KEY_BYTES + 1);
+///     match ask.form::<Party>(&key, "Table for how many?").await {
+///         Err(Stop::Fail(e)) => Ok(text(format!("{} {}", e.code.0, e.message))),
+///         _ => Ok(text("unexpected")),
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let hub = hub();
+/// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| None).await?;
+/// let result = client.call_tool(CallToolRequestParams::new("book")).await?;
+/// assert_eq!(first_text(&result), "-32603 question keys are 1 to 128 bytes (got 129 bytes)");
+/// # Ok(())
+/// # }
+/// ```
 pub const MAX_KEY_BYTES: usize = 128;
 
 /// A request that can be retried with `inputResponses` and `requestState`
 /// (`tools/call`, `prompts/get`, `resources/read`: the only three the 2026-07-28
 /// revision allows an `InputRequiredResult` on).
+///
+/// What [`SessionScope::ask`](crate::SessionScope::ask) binds the sealed state to:
+///
+/// ```
+/// use mcp_elicit_server::Retryable;
+/// use mcp_elicit_server::rmcp::model::CallToolRequestParams;
+///
+/// let call = CallToolRequestParams::new("book");
+/// assert_eq!((call.method(), call.name()), ("tools/call", "book"));
+/// // A first call: no answers, no state to open.
+/// assert!(call.input_responses().is_none() && call.request_state().is_none());
+/// ```
 pub trait Retryable: Sync {
     /// The JSON-RPC method.
     fn method(&self) -> &'static str;
@@ -231,6 +365,133 @@ impl Item {
 /// Several questions asked together: one `InputRequiredResult` round on 2026-07-28
 /// (the client shows them at once), one `elicitation/create` after the other on
 /// 2025-11-25. Build it with [`Ask::questions`], add questions, then [`Questions::ask`].
+///
+/// Two forms, each redeemed with its [`Ticket`] from the [`Answers`] (hidden: an rmcp
+/// client over an in-memory pipe on 2025-11-25, whose user answers each in turn):
+///
+/// ```
+/// use mcp_elicit_server::{FormOutcome, Revision, SessionScope, Stop, text};
+/// # use std::sync::atomic::{AtomicUsize, Ordering};
+/// # use std::time::Duration;
+/// # use mcp_elicit_server::rmcp::model::*;
+/// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+/// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+/// # use mcp_elicit_server::serde_json::{Value, json};
+/// # /// The server: every tool call runs `tool` (below), answered with `respond`.
+/// # struct Server(mcp_elicit_server::SessionScope);
+/// # impl ServerHandler for Server {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #     }
+/// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+/// #         -> Result<CallToolResponse, ErrorData> {
+/// #         mcp_elicit_server::respond(tool(&self.0, &request, &ctx).await)
+/// #     }
+/// # }
+/// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+/// # /// custom notifications go to the receiver `connect` returns.
+/// # struct User {
+/// #     caps: Value,
+/// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+/// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+/// # }
+/// # impl ClientHandler for User {
+/// #     fn get_info(&self) -> ClientConfig {
+/// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+/// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+/// #     }
+/// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+/// #         -> Result<ElicitResult, ErrorData> {
+/// #         match (self.answer)(&request) {
+/// #             Some(answer) => answer,
+/// #             None => std::future::pending().await,
+/// #         }
+/// #     }
+/// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+/// #         let _ = self.notes.send(note.params.unwrap_or_default());
+/// #     }
+/// # }
+/// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+/// # async fn connect(
+/// #     hub: &mcp_elicit_server::Elicitations,
+/// #     caps: Value,
+/// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+/// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+/// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+/// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+/// #     tokio::spawn(async move {
+/// #         if let Ok(running) = server.serve(server_io).await {
+/// #             let _ = running.waiting().await;
+/// #         }
+/// #     });
+/// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+/// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+/// # }
+/// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+/// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+/// # }
+/// # fn message(request: &ElicitRequestParams) -> &str {
+/// #     match request {
+/// #         ElicitRequestParams::FormElicitationParams { message, .. }
+/// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+/// #         _ => "",
+/// #     }
+/// # }
+/// # /// A hub whose local user is alice.
+/// # fn hub() -> mcp_elicit_server::Elicitations {
+/// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+/// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+/// #     ))
+/// # }
+/// # fn first_text(result: &CallToolResult) -> String {
+/// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+/// # }
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Name {
+///     name: String,
+/// }
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Party {
+///     size: u8,
+/// }
+///
+/// async fn tool(
+///     scope: &SessionScope,
+///     request: &CallToolRequestParams,
+///     ctx: &RequestContext<RoleServer>,
+/// ) -> Result<CallToolResult, Stop> {
+///     let mut ask = scope.ask(ctx, request).await?;
+///     let on_2025 = ask.revision() == Revision::Requests;
+///     let mut questions = ask.questions();
+///     let name = questions.form::<Name>("name", "Booking name?")?;
+///     let party = questions.form::<Party>("party", "Table for how many?")?;
+///     let keys = format!("{}+{}", name.key(), party.key());
+///     // 2025-11-25: asked one after the other; 2026-07-28: one round with both.
+///     let mut answers = questions.ask().await?;
+///     let (name, party) = (answers.form(name)?, answers.form(party)?);
+///     Ok(match (name, party) {
+///         (FormOutcome::Accepted(n), FormOutcome::Accepted(p)) => {
+///             text(format!("{keys} on 2025: {on_2025}: {} for {}", n.name, p.size))
+///         }
+///         _ => text("no booking"),
+///     })
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let hub = hub();
+/// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |request| {
+/// #     match message(request) {
+/// #         "Booking name?" => accept(json!({"name": "Ada"})),
+/// #         _ => accept(json!({"size": 4})),
+/// #     }
+/// # }).await?;
+/// let result = client.call_tool(CallToolRequestParams::new("book")).await?;
+/// assert_eq!(first_text(&result), "name+party on 2025: true: Ada for 4");
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 #[must_use = "nothing is asked until Questions::ask"]
 pub struct Questions<'a> {
@@ -270,6 +531,112 @@ impl Questions<'_> {
     /// Any other input request the revision allows (`sampling/createMessage`,
     /// `roots/list`) with exactly `params`; the client must have declared the matching
     /// capability. The answer is the client's result object.
+    ///
+    /// Only what the client declared can be asked; on 2025-11-25 an undeclared capability
+    /// is [`ErrorKind::ModeNotSupported`], on 2026-07-28 -32021 naming it (hidden: an rmcp
+    /// client over an in-memory pipe declaring form mode only):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{METHOD_SAMPLING, SessionScope, Stop, text};
+    /// # use std::sync::atomic::{AtomicUsize, Ordering};
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::{NotificationContext, RequestContext, RunningService};
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleClient, RoleServer, ServerHandler, ServiceError, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # /// The server: every tool call runs `tool` (below), answered with `respond`.
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         mcp_elicit_server::respond(tool(&self.0, &request, &ctx).await)
+    /// #     }
+    /// # }
+    /// # /// A client declaring `caps`, whose user answers with `answer` (`None`: never answers);
+    /// # /// custom notifications go to the receiver `connect` returns.
+    /// # struct User {
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// #     notes: tokio::sync::mpsc::UnboundedSender<Value>,
+    /// # }
+    /// # impl ClientHandler for User {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         let caps = serde_json::from_value(self.caps.clone()).unwrap();
+    /// #         ClientConfig::new(caps, Implementation::new("user", "0"))
+    /// #     }
+    /// #     async fn create_elicitation(&self, request: ElicitRequestParams, _: RequestContext<RoleClient>)
+    /// #         -> Result<ElicitResult, ErrorData> {
+    /// #         match (self.answer)(&request) {
+    /// #             Some(answer) => answer,
+    /// #             None => std::future::pending().await,
+    /// #         }
+    /// #     }
+    /// #     async fn on_custom_notification(&self, note: CustomNotification, _: NotificationContext<RoleClient>) {
+    /// #         let _ = self.notes.send(note.params.unwrap_or_default());
+    /// #     }
+    /// # }
+    /// # /// A client over an in-memory pipe to a server on `hub` (behind `Edge`).
+    /// # async fn connect(
+    /// #     hub: &mcp_elicit_server::Elicitations,
+    /// #     caps: Value,
+    /// #     answer: fn(&ElicitRequestParams) -> Option<Result<ElicitResult, ErrorData>>,
+    /// # ) -> Result<(RunningService<RoleClient, User>, tokio::sync::mpsc::UnboundedReceiver<Value>), Box<dyn std::error::Error>> {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope()?));
+    /// #     tokio::spawn(async move {
+    /// #         if let Ok(running) = server.serve(server_io).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (notes, rx) = tokio::sync::mpsc::unbounded_channel();
+    /// #     Ok((User { caps, answer, notes }.serve(client_io).await?, rx))
+    /// # }
+    /// # fn accept(content: Value) -> Option<Result<ElicitResult, ErrorData>> {
+    /// #     Some(Ok(ElicitResult::new(ElicitationAction::Accept).with_content(content)))
+    /// # }
+    /// # fn message(request: &ElicitRequestParams) -> &str {
+    /// #     match request {
+    /// #         ElicitRequestParams::FormElicitationParams { message, .. }
+    /// #         | ElicitRequestParams::UrlElicitationParams { message, .. } => message,
+    /// #         _ => "",
+    /// #     }
+    /// # }
+    /// # /// A hub whose local user is alice.
+    /// # fn hub() -> mcp_elicit_server::Elicitations {
+    /// #     mcp_elicit_server::Elicitations::new(mcp_elicit_server::ElicitationConfig::new(
+    /// #         mcp_elicit_server::IdentityPolicy::LocalUser(mcp_elicit_server::Principal::local_user("alice")),
+    /// #     ))
+    /// # }
+    /// # fn first_text(result: &CallToolResult) -> String {
+    /// #     result.content[0].as_text().map(|t| t.text.clone()).unwrap_or_default()
+    /// # }
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     request: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, Stop> {
+    ///     let mut ask = scope.ask(ctx, request).await?;
+    ///     let can_sample = ask.declares(METHOD_SAMPLING);
+    ///     let mut questions = ask.questions();
+    ///     let params = json!({"messages": [], "maxTokens": 100});
+    ///     match questions.request("summary", METHOD_SAMPLING, params) {
+    ///         Err(e) => Ok(text(format!("declared: {can_sample}; {}", e.kind()))),
+    ///         Ok(_) => Ok(text("unexpected")),
+    ///     }
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = hub();
+    /// # let (client, _) = connect(&hub, json!({"elicitation": {"form": {}}}), |_| None).await?;
+    /// let result = client.call_tool(CallToolRequestParams::new("summarize")).await?;
+    /// assert_eq!(first_text(&result), "declared: false; mode_not_supported");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn request(
         &mut self,
         key: &str,

@@ -30,6 +30,117 @@ pub(crate) const EXACT_REQUESTS_META: &str = "mcp-elicit/exactInputRequests";
 
 /// One 2026-07-28 round: the input requests, by key, as the exact JSON to send, and the
 /// sealed `requestState`.
+///
+/// What a handler on 2026-07-28 stops with when an answer is not there yet: the requests
+/// by key, and the state the client echoes with its answers (hidden: a raw 2026-07-28
+/// client over an in-memory pipe, to a server behind [`Edge`]):
+///
+/// ```
+/// use mcp_elicit_server::{InputRound, SessionScope, Stop, text};
+/// # use std::sync::Mutex;
+/// # use mcp_elicit_server::rmcp::model::*;
+/// # use mcp_elicit_server::rmcp::service::RequestContext;
+/// # use mcp_elicit_server::rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+/// # use mcp_elicit_server::serde_json::{Value, json};
+/// # use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf};
+/// # /// The server: every tool call runs `tool` (below), answered with `respond`.
+/// # struct Server(mcp_elicit_server::SessionScope);
+/// # impl ServerHandler for Server {
+/// #     fn get_info(&self) -> ServerConfig {
+/// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+/// #             .with_protocol_version(ProtocolVersion::V_2025_11_25)
+/// #     }
+/// #     fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+/// #         std::borrow::Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
+/// #     }
+/// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+/// #         -> Result<CallToolResponse, ErrorData> {
+/// #         mcp_elicit_server::respond(tool(&self.0, &request, &ctx).await)
+/// #     }
+/// # }
+/// # /// A raw 2026-07-28 client with form mode: one JSON line out, the result back.
+/// # struct Raw {
+/// #     writer: WriteHalf<DuplexStream>,
+/// #     lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
+/// #     next: u64,
+/// # }
+/// # impl Raw {
+/// #     async fn call(&mut self, name: &str, extra: Value) -> Value {
+/// #         self.next += 1;
+/// #         let mut params = json!({"name": name, "arguments": {}, "_meta": {
+/// #             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+/// #             "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+/// #             "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}}});
+/// #         if let (Value::Object(p), Value::Object(e)) = (&mut params, extra) {
+/// #             p.extend(e);
+/// #         }
+/// #         let request = json!({"jsonrpc": "2.0", "id": self.next, "method": "tools/call", "params": params});
+/// #         self.writer.write_all(format!("{request}\n").as_bytes()).await.unwrap();
+/// #         self.writer.flush().await.unwrap();
+/// #         let line = self.lines.next_line().await.unwrap().unwrap();
+/// #         let reply: Value = serde_json::from_str(&line).unwrap();
+/// #         reply.get("result").cloned().unwrap_or(reply)
+/// #     }
+/// # }
+/// # fn raw(hub: &mcp_elicit_server::Elicitations) -> Raw {
+/// #     let (client_io, server_io) = tokio::io::duplex(1 << 20);
+/// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope().unwrap()));
+/// #     tokio::spawn(async move {
+/// #         let (read, write) = tokio::io::split(server_io);
+/// #         if let Ok(running) = server.serve(mcp_elicit_server::wire::edge_rw(read, write)).await {
+/// #             let _ = running.waiting().await;
+/// #         }
+/// #     });
+/// #     let (read, writer) = tokio::io::split(client_io);
+/// #     Raw { writer, lines: BufReader::new(read).lines(), next: 0 }
+/// # }
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Party {
+///     size: u8,
+/// }
+///
+/// /// The last round this handler stopped at.
+/// static ROUND: Mutex<Option<InputRound>> = Mutex::new(None);
+///
+/// async fn tool(
+///     scope: &SessionScope,
+///     request: &CallToolRequestParams,
+///     ctx: &RequestContext<RoleServer>,
+/// ) -> Result<CallToolResult, Stop> {
+///     let mut ask = scope.ask(ctx, request).await?;
+///     match ask.form::<Party>("party", "Table for how many?").await {
+///         Ok(outcome) => Ok(text(format!("table for {:?}", outcome.ok().map(|p| p.size)))),
+///         Err(Stop::Input(round)) => {
+///             *ROUND.lock().unwrap() = Some(round.clone());
+///             Err(Stop::Input(round)) // `respond` sends it as the InputRequiredResult
+///         }
+///         Err(other) => Err(other),
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # let hub = mcp_elicit_server::Elicitations::local();
+/// # let mut client = raw(&hub);
+/// let first = client.call("book", json!({})).await;
+/// let round = ROUND.lock().unwrap().clone().expect("the handler stopped at a round");
+/// assert_eq!(round.requests()["party"]["method"], "elicitation/create");
+/// let state = round.request_state().expect("sealed").to_owned();
+///
+/// // On the wire: `to_value`, the exact JSON (`pattern` and all), with `resultType`.
+/// let wire = round.to_value();
+/// assert_eq!(first["resultType"], "input_required");
+/// assert_eq!((&first["inputRequests"], &first["requestState"]), (&wire["inputRequests"], &wire["requestState"]));
+///
+/// // The client's retry, with the answer and the state echoed.
+/// let answer = json!({"action": "accept", "content": {"size": 4}});
+/// let done = client
+///     .call("book", json!({"inputResponses": {"party": answer}, "requestState": state}))
+///     .await;
+/// assert_eq!(done["content"][0]["text"], "table for Some(4)");
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputRound {
     requests: BTreeMap<String, Value>,
@@ -105,6 +216,27 @@ impl InputRound {
 /// Why a handler stopped before its result: input is still needed (a 2026-07-28
 /// round), the user ended it, or it failed. Return it with `?`; [`respond`] or
 /// [`respond_tool`] finishes the handler.
+///
+/// What `?` makes of an [`Error`]: user-driven ends are [`Stop::User`], the rest
+/// [`Stop::Fail`] with the JSON-RPC error; `respond` answers both as errors,
+/// `respond_tool` answers [`Stop::User`] as a tool result the model can read:
+///
+/// ```
+/// use mcp_elicit_server::rmcp::model::CallToolResponse;
+/// use mcp_elicit_server::{Error, ErrorKind, FormOutcome, Stop, respond, respond_tool};
+///
+/// let declined = || Stop::from(FormOutcome::<u8>::Declined.accepted().unwrap_err());
+/// assert!(matches!(declined(), Stop::User(e) if e.kind() == ErrorKind::UserDeclined));
+/// assert_eq!(respond::<mcp_elicit_server::rmcp::model::CallToolResult>(Err(declined())).unwrap_err().code.0, -32602);
+/// let Ok(CallToolResponse::Complete(told)) = respond_tool(Err(declined())) else {
+///     panic!("a tool result");
+/// };
+/// assert_eq!(told.is_error, Some(true));
+///
+/// let broken = Stop::from(Error::new(ErrorKind::Store, "disk I/O error"));
+/// assert!(matches!(&broken, Stop::Fail(e) if e.code.0 == -32603));
+/// assert!(respond_tool(Err(broken)).is_err()); // still a JSON-RPC error
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum Stop {
@@ -136,6 +268,17 @@ impl From<ErrorData> for Stop {
 }
 
 /// A final result type whose request may also answer an `InputRequiredResult`.
+///
+/// Implemented for the three results 2026-07-28 allows a round on; [`respond`] uses it:
+///
+/// ```
+/// use mcp_elicit_server::rmcp::model::{CallToolResponse, CallToolResult};
+/// use mcp_elicit_server::{Complete, text};
+///
+/// let response: CallToolResponse = text("done").complete();
+/// assert!(matches!(response, CallToolResponse::Complete(r) if r.is_error == Some(false)));
+/// # let _ = <CallToolResult as Complete>::input_required;
+/// ```
 pub trait Complete {
     /// rmcp's response type for the request.
     type Response;
@@ -308,11 +451,37 @@ pub struct Edge<S> {
 
 impl<S> Edge<S> {
     /// `inner` behind the edge.
+    ///
+    /// ```
+    /// use mcp_elicit_server::Edge;
+    /// use mcp_elicit_server::rmcp::model::{ServerCapabilities, ServerConfig};
+    /// use mcp_elicit_server::rmcp::ServerHandler;
+    ///
+    /// struct Tools;
+    /// impl ServerHandler for Tools {
+    ///     fn get_info(&self) -> ServerConfig {
+    ///         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    ///     }
+    /// }
+    /// // Serve `Edge::new(Tools)` instead of `Tools`: it is a ServerHandler too.
+    /// let edge = Edge::new(Tools);
+    /// assert!(edge.get_info().capabilities.tools.is_some());
+    /// ```
     pub fn new(inner: S) -> Self {
         Self { inner }
     }
 
     /// The wrapped handler.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{Edge, Elicitations};
+    ///
+    /// struct Tools {
+    ///     hub: Elicitations,
+    /// }
+    /// let edge = Edge::new(Tools { hub: Elicitations::local() });
+    /// assert_eq!(edge.inner().hub.config().max_attempts, 2);
+    /// ```
     pub fn inner(&self) -> &S {
         &self.inner
     }
