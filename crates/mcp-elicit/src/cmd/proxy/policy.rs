@@ -86,7 +86,13 @@ impl Policy {
                 if self.refuse_secret_forms {
                     let findings = lint::lint_schema(&form.schema);
                     if !findings.is_empty() {
-                        let fields: Vec<&str> = findings.iter().map(|f| f.property()).collect();
+                        // One finding per reason (name, title, description): each field once.
+                        let mut fields: Vec<&str> = Vec::new();
+                        for f in &findings {
+                            if !fields.contains(&f.property()) {
+                                fields.push(f.property());
+                            }
+                        }
                         return Err(Refusal {
                             rule: "secret-form",
                             to_server: format!(

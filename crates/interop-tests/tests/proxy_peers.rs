@@ -1,0 +1,219 @@
+//! `mcp-elicit proxy` between peers nobody here wrote (issue 18, items 2 and 5): the
+//! TypeScript SDK v2's 2026-07-28 server (`interop/ts/server_v2.mjs`, elicitation as
+//! `InputRequiredResult` rounds) used through the proxy by the TypeScript SDK v1 client
+//! (`interop/ts/client.mjs`, `@modelcontextprotocol/sdk` 1.32, which speaks 2025-11-25 only
+//! and knows no rounds). The rounds reach the v1 client as `elicitation/create` requests
+//! (raw `pattern` included), its answers go back in `inputResponses` with `requestState`
+//! echoed, and URL steps come with an elicitation id and a completion notification.
+
+use std::ffi::OsString;
+
+use mcp_elicit_interop_tests::{
+    Lang, Process, Target, free_port, mcp_elicit_bin, peer_client_ok, repo_root, start_http_server,
+    tool_text_json, tools,
+};
+use serde_json::Value;
+
+/// The TypeScript SDK v2 server over Streamable HTTP, then the proxy in front of it; both
+/// processes and the proxy's `/mcp` URL.
+fn ts_v2_behind_the_proxy() -> (Process, Process, String) {
+    let port = free_port();
+    let argv: Vec<OsString> = vec![
+        tools().node.clone().into(),
+        repo_root().join("interop/ts/server_v2.mjs").into(),
+        "--port".into(),
+        port.to_string().into(),
+    ];
+    let upstream = start_http_server(&argv, port, "ts-v2-server");
+    let proxy_port = free_port();
+    let argv: Vec<OsString> = vec![
+        mcp_elicit_bin().into(),
+        "proxy".into(),
+        "--upstream".into(),
+        format!("http://127.0.0.1:{port}/mcp").into(),
+        "--listen".into(),
+        format!("127.0.0.1:{proxy_port}").into(),
+    ];
+    let proxy = start_http_server(&argv, proxy_port, "mcp-elicit-proxy");
+    (
+        upstream,
+        proxy,
+        format!("http://127.0.0.1:{proxy_port}/mcp"),
+    )
+}
+
+/// The v1 client's tool result, as the JSON the v2 server put in its text.
+fn answer(summary: &Value) -> Value {
+    tool_text_json(&summary["result"])
+}
+
+#[test]
+fn a_ts_v1_client_answers_the_rounds_of_a_ts_v2_server_through_the_proxy() {
+    let (_upstream, proxy, url) = ts_v2_behind_the_proxy();
+    let target = Target::Http(url);
+
+    // One form with every kind the v2 server's schema has; the v1 client checks the raw
+    // request it got (pattern, formats, enums, defaults) and answers with the defaults.
+    let s = peer_client_ok(
+        Lang::Ts,
+        &[
+            "--scenario",
+            "form",
+            "--tool",
+            "form",
+            "--expect-kinds",
+            "string,pattern,format,integer,number,boolean,enum,titled-enum,multi",
+        ],
+        &target,
+    );
+    let a = answer(&s);
+    assert_eq!(a["action"], "accept", "{s}");
+    assert_eq!(a["content"]["code"], "ENG-42", "{s}");
+    assert_eq!(a["content"]["tags"], serde_json::json!(["x"]), "{s}");
+    let log = proxy.log();
+    assert!(log.contains("revision=2026-07-28"), "{log}");
+
+    // Two requests in one round, then two rounds whose second depends on the first (the
+    // state the server sealed comes back to it).
+    let s = peer_client_ok(
+        Lang::Ts,
+        &[
+            "--scenario",
+            "form",
+            "--tool",
+            "two_questions",
+            // The two requests have no kind in common (string; enum and integer).
+            "--expect-kinds",
+            "",
+            "--answers",
+            r#"{"name":"Ada"}"#,
+        ],
+        &target,
+    );
+    let a = answer(&s);
+    assert_eq!(a["who"]["content"]["name"], "Ada", "{s}");
+    assert_eq!(a["size"]["content"]["size"], "m", "{s}");
+    assert_eq!(a["state"], "two-questions", "{s}");
+    assert_eq!(s["elicitations"].as_array().map(Vec::len), Some(2), "{s}");
+    let s = peer_client_ok(
+        Lang::Ts,
+        &[
+            "--scenario",
+            "form",
+            "--tool",
+            "multi_round",
+            "--expect-kinds",
+            "",
+            "--answers",
+            r#"{"plan":"pro","seats":7}"#,
+        ],
+        &target,
+    );
+    let a = answer(&s);
+    assert_eq!(s["elicitations"].as_array().map(Vec::len), Some(2), "{s}");
+    assert_eq!(
+        s["elicitations"][1]["message"], "Step 2: seats for the pro plan",
+        "{s}"
+    );
+    assert_eq!(a["plan"], "pro", "{s}");
+    assert_eq!(a["seats"], 7, "{s}");
+}
+
+#[test]
+fn url_steps_of_a_ts_v2_server_get_an_id_and_a_completion_for_a_ts_v1_client() {
+    let (_upstream, proxy, url) = ts_v2_behind_the_proxy();
+    let target = Target::Http(url);
+    // The v1 client consents, then waits for notifications/elicitation/complete with the
+    // id it was given (the proxy's own: 2026-07-28 has none).
+    for tool in ["url", "url_waiting"] {
+        let s = peer_client_ok(Lang::Ts, &["--scenario", "url", "--tool", tool], &target);
+        let a = answer(&s);
+        assert_eq!(a["completed"], true, "{tool}: {s}");
+        let id = s["elicitations"][0]["elicitationId"].as_str().unwrap_or("");
+        assert!(id.starts_with("proxy-"), "{tool}: {s}");
+        assert_eq!(s["completions"], serde_json::json!([id]), "{tool}: {s}");
+        if tool == "url_waiting" {
+            // The server answered "still waiting" once; the proxy asked it again.
+            assert_eq!(a["waited"], true, "{s}\n{}", proxy.log());
+        }
+    }
+    // The URL is the server's and reaches the client; the proxy's log never has it.
+    assert!(
+        !proxy.log().contains("example.com/connect"),
+        "{}",
+        proxy.log()
+    );
+}
+
+/// Makes a Node server's `listen(port)` bind 127.0.0.1 only (the SDK's examples bind every
+/// interface).
+const LOOPBACK_ONLY: &str = r#"
+const net = require('net');
+const listen = net.Server.prototype.listen;
+net.Server.prototype.listen = function (...args) {
+  if ((typeof args[0] === 'number' || typeof args[0] === 'string') && typeof args[1] !== 'string') {
+    args.splice(1, 0, '127.0.0.1');
+  }
+  return listen.apply(this, args);
+};
+"#;
+
+/// The TypeScript SDK's own form example (`elicitationFormExample.js`, 2025-11-25) asks for
+/// a password through form mode, which the specification forbids. Through the proxy (which
+/// offers it 2026-07-28 first and falls back to `initialize`) the form never reaches the
+/// client: the user reads why, the example gets -32602 saying to use URL mode.
+#[test]
+fn the_ts_sdk_example_password_form_is_blocked_with_a_clear_message() {
+    let preload = mcp_elicit_interop_tests::TempFile::new("loopback.cjs", LOOPBACK_ONLY);
+    let port = free_port();
+    let example = tools().dir.join(
+        "node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/elicitationFormExample.js",
+    );
+    let argv: Vec<OsString> = vec![
+        tools().node.clone().into(),
+        "-r".into(),
+        preload.path().into(),
+        example.into(),
+    ];
+    let mut cmd = mcp_elicit_interop_tests::command(&argv);
+    cmd.env("PORT", port.to_string());
+    let mut upstream = Process::spawn(cmd, "ts-form-example");
+    upstream.wait_listening(port);
+    let proxy_port = free_port();
+    let argv: Vec<OsString> = vec![
+        mcp_elicit_bin().into(),
+        "proxy".into(),
+        "--upstream".into(),
+        format!("http://localhost:{port}/mcp").into(),
+        "--listen".into(),
+        format!("127.0.0.1:{proxy_port}").into(),
+    ];
+    let proxy = start_http_server(&argv, proxy_port, "mcp-elicit-proxy");
+    let target = Target::Http(format!("http://127.0.0.1:{proxy_port}/mcp"));
+    let s = peer_client_ok(
+        Lang::Ts,
+        &["--scenario", "capabilities", "--tool", "register_user"],
+        &target,
+    );
+    assert_eq!(s["elicitations"], serde_json::json!([]), "{s}");
+    // Every text block: the example's own, then the proxy's note for the user.
+    let text = s["result"]["content"]
+        .as_array()
+        .map(|blocks| {
+            blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default();
+    assert!(text.contains("mcp-elicit proxy did not show it"), "{text}");
+    assert!(text.contains("URL-mode elicitation"), "{text}");
+    // What the example made of the -32602 it got.
+    assert!(text.contains("Registration failed"), "{text}");
+    assert!(text.contains("password look like secrets"), "{text}");
+    let log = proxy.log();
+    assert!(log.contains("revision=2025-11-25"), "{log}");
+    assert!(log.contains("secret-form"), "{log}");
+    assert!(!log.contains("registration information"), "{log}");
+}
