@@ -305,6 +305,96 @@ impl Answers {
 
     /// The client's result for a request asked with [`Questions::request`] (a JSON
     /// object, as the client sent it).
+    ///
+    /// A `roots/list` asked in a 2026-07-28 round, answered with the retry (hidden: a raw
+    /// 2026-07-28 client declaring `roots`, over an in-memory pipe):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{METHOD_ROOTS, SessionScope, Stop, text};
+    /// # use std::sync::Mutex;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::RequestContext;
+    /// # use mcp_elicit_server::rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf};
+    /// # /// The server: every tool call runs `tool` (below), answered with `respond`.
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #             .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    /// #     }
+    /// #     fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+    /// #         std::borrow::Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         mcp_elicit_server::respond(tool(&self.0, &request, &ctx).await)
+    /// #     }
+    /// # }
+    /// # /// A raw 2026-07-28 client with form mode and roots: one JSON line out, the result back.
+    /// # struct Raw {
+    /// #     writer: WriteHalf<DuplexStream>,
+    /// #     lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
+    /// #     next: u64,
+    /// # }
+    /// # impl Raw {
+    /// #     async fn call(&mut self, name: &str, extra: Value) -> Value {
+    /// #         self.next += 1;
+    /// #         let mut params = json!({"name": name, "arguments": {}, "_meta": {
+    /// #             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    /// #             "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}, "roots": {}},
+    /// #             "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}}});
+    /// #         if let (Value::Object(p), Value::Object(e)) = (&mut params, extra) {
+    /// #             p.extend(e);
+    /// #         }
+    /// #         let request = json!({"jsonrpc": "2.0", "id": self.next, "method": "tools/call", "params": params});
+    /// #         self.writer.write_all(format!("{request}\n").as_bytes()).await.unwrap();
+    /// #         self.writer.flush().await.unwrap();
+    /// #         let line = self.lines.next_line().await.unwrap().unwrap();
+    /// #         let reply: Value = serde_json::from_str(&line).unwrap();
+    /// #         reply.get("result").cloned().unwrap_or(reply)
+    /// #     }
+    /// # }
+    /// # fn raw(hub: &mcp_elicit_server::Elicitations) -> Raw {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope().unwrap()));
+    /// #     tokio::spawn(async move {
+    /// #         let (read, write) = tokio::io::split(server_io);
+    /// #         if let Ok(running) = server.serve(mcp_elicit_server::wire::edge_rw(read, write)).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (read, writer) = tokio::io::split(client_io);
+    /// #     Raw { writer, lines: BufReader::new(read).lines(), next: 0 }
+    /// # }
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     request: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, Stop> {
+    ///     let mut ask = scope.ask(ctx, request).await?;
+    ///     let mut questions = ask.questions();
+    ///     let roots = questions.request("roots", METHOD_ROOTS, json!({}))?;
+    ///     let mut answers = questions.ask().await?;
+    ///     let listed = answers.value(roots)?; // the client's result object, checked for `roots`
+    ///     Ok(text(listed["roots"][0]["uri"].as_str().unwrap_or("none")))
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = mcp_elicit_server::Elicitations::local();
+    /// # let mut client = raw(&hub);
+    /// let round = client.call("project", json!({})).await;
+    /// assert_eq!(round["inputRequests"]["roots"], json!({"method": "roots/list", "params": {}}));
+    /// let answer = json!({"roots": [{"uri": "file:///home/ada/project", "name": "project"}]});
+    /// let done = client
+    ///     .call("project", json!({"inputResponses": {"roots": answer}, "requestState": round["requestState"]}))
+    ///     .await;
+    /// assert_eq!(done["content"][0]["text"], "file:///home/ada/project");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn value(&mut self, ticket: Ticket<Value>) -> Result<Value, Error> {
         match self.answers.remove(&ticket.key) {
             Some(Answer::Raw(v)) => Ok(v),
@@ -903,6 +993,86 @@ impl Ask {
     }
 
     /// The revision this request is on.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{Revision, SessionScope, Stop, text};
+    /// # use std::sync::Mutex;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::RequestContext;
+    /// # use mcp_elicit_server::rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf};
+    /// # /// The server: every tool call runs `tool` (below), answered with `respond`.
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #             .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    /// #     }
+    /// #     fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+    /// #         std::borrow::Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         mcp_elicit_server::respond(tool(&self.0, &request, &ctx).await)
+    /// #     }
+    /// # }
+    /// # /// A raw 2026-07-28 client with form mode: one JSON line out, the result back.
+    /// # struct Raw {
+    /// #     writer: WriteHalf<DuplexStream>,
+    /// #     lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
+    /// #     next: u64,
+    /// # }
+    /// # impl Raw {
+    /// #     async fn call(&mut self, name: &str, extra: Value) -> Value {
+    /// #         self.next += 1;
+    /// #         let mut params = json!({"name": name, "arguments": {}, "_meta": {
+    /// #             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    /// #             "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+    /// #             "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}}});
+    /// #         if let (Value::Object(p), Value::Object(e)) = (&mut params, extra) {
+    /// #             p.extend(e);
+    /// #         }
+    /// #         let request = json!({"jsonrpc": "2.0", "id": self.next, "method": "tools/call", "params": params});
+    /// #         self.writer.write_all(format!("{request}\n").as_bytes()).await.unwrap();
+    /// #         self.writer.flush().await.unwrap();
+    /// #         let line = self.lines.next_line().await.unwrap().unwrap();
+    /// #         let reply: Value = serde_json::from_str(&line).unwrap();
+    /// #         reply.get("result").cloned().unwrap_or(reply)
+    /// #     }
+    /// # }
+    /// # fn raw(hub: &mcp_elicit_server::Elicitations) -> Raw {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope().unwrap()));
+    /// #     tokio::spawn(async move {
+    /// #         let (read, write) = tokio::io::split(server_io);
+    /// #         if let Ok(running) = server.serve(mcp_elicit_server::wire::edge_rw(read, write)).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (read, writer) = tokio::io::split(client_io);
+    /// #     Raw { writer, lines: BufReader::new(read).lines(), next: 0 }
+    /// # }
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     request: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, Stop> {
+    ///     let ask = scope.ask(ctx, request).await?;
+    ///     // 2026-07-28: no `elicitation/create` from the server; answers come with retries.
+    ///     Ok(text(if ask.revision() == Revision::Rounds { "rounds" } else { "requests" }))
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = mcp_elicit_server::Elicitations::local();
+    /// // A request with `_meta` protocol version 2026-07-28 (hidden: a raw client):
+    /// # let mut client = raw(&hub);
+    /// let result = client.call("which", json!({})).await;
+    /// assert_eq!(result["content"][0]["text"], "rounds");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn revision(&self) -> Revision {
         self.revision
     }
@@ -949,6 +1119,114 @@ impl Ask {
     }
 
     /// One form with `schema`, under `key`.
+    ///
+    /// On 2026-07-28 the round carries the schema exactly as given, `pattern` included (which
+    /// rmcp's typed model would drop), and the retry's answer is validated against all of it
+    /// (hidden: a raw 2026-07-28 client over an in-memory pipe, to a server behind `Edge`):
+    ///
+    /// ```
+    /// use mcp_elicit_server::{FormOutcome, Schema, SessionScope, Stop, text};
+    /// # use std::sync::Mutex;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::RequestContext;
+    /// # use mcp_elicit_server::rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf};
+    /// # /// The server: every tool call runs `tool` (below), answered with `respond`.
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #             .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    /// #     }
+    /// #     fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+    /// #         std::borrow::Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         mcp_elicit_server::respond(tool(&self.0, &request, &ctx).await)
+    /// #     }
+    /// # }
+    /// # /// A raw 2026-07-28 client with form mode: one JSON line out, the result back.
+    /// # struct Raw {
+    /// #     writer: WriteHalf<DuplexStream>,
+    /// #     lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
+    /// #     next: u64,
+    /// # }
+    /// # impl Raw {
+    /// #     async fn call(&mut self, name: &str, extra: Value) -> Value {
+    /// #         self.next += 1;
+    /// #         let mut params = json!({"name": name, "arguments": {}, "_meta": {
+    /// #             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    /// #             "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+    /// #             "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}}});
+    /// #         if let (Value::Object(p), Value::Object(e)) = (&mut params, extra) {
+    /// #             p.extend(e);
+    /// #         }
+    /// #         let request = json!({"jsonrpc": "2.0", "id": self.next, "method": "tools/call", "params": params});
+    /// #         self.writer.write_all(format!("{request}\n").as_bytes()).await.unwrap();
+    /// #         self.writer.flush().await.unwrap();
+    /// #         let line = self.lines.next_line().await.unwrap().unwrap();
+    /// #         let reply: Value = serde_json::from_str(&line).unwrap();
+    /// #         reply.get("result").cloned().unwrap_or(reply)
+    /// #     }
+    /// # }
+    /// # fn raw(hub: &mcp_elicit_server::Elicitations) -> Raw {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope().unwrap()));
+    /// #     tokio::spawn(async move {
+    /// #         let (read, write) = tokio::io::split(server_io);
+    /// #         if let Ok(running) = server.serve(mcp_elicit_server::wire::edge_rw(read, write)).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (read, writer) = tokio::io::split(client_io);
+    /// #     Raw { writer, lines: BufReader::new(read).lines(), next: 0 }
+    /// # }
+    /// fn handle() -> Value {
+    ///     json!({
+    ///         "type": "object",
+    ///         "properties": {"handle": {"type": "string", "minLength": 3, "pattern": "^[a-z]+$"}},
+    ///         "required": ["handle"]
+    ///     })
+    /// }
+    ///
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     request: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, Stop> {
+    ///     let schema = Schema::parse(&handle()).map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+    ///     let mut ask = scope.ask(ctx, request).await?;
+    ///     Ok(match ask.form_with_schema("profile", "Pick a handle", &schema).await? {
+    ///         FormOutcome::Accepted(content) => text(format!("handle {}", content["handle"])),
+    ///         FormOutcome::Declined | FormOutcome::Cancelled => text("no handle"),
+    ///     })
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = mcp_elicit_server::Elicitations::local();
+    /// # let mut client = raw(&hub);
+    /// let round = client.call("profile", json!({})).await;
+    /// assert_eq!(round["inputRequests"]["profile"]["params"]["requestedSchema"], handle());
+    /// let state = round["requestState"].clone();
+    ///
+    /// // "Ferris" breaks the pattern: asked again in a new round, the rule named.
+    /// let retry = |answer: &str, state: &Value| json!({
+    ///     "inputResponses": {"profile": {"action": "accept", "content": {"handle": answer}}},
+    ///     "requestState": state,
+    /// });
+    /// let again = client.call("profile", retry("Ferris", &state)).await;
+    /// assert_eq!(again["resultType"], "input_required");
+    /// let message = again["inputRequests"]["profile"]["params"]["message"].as_str().unwrap();
+    /// assert!(message.starts_with("Pick a handle") && message.contains("not accepted"));
+    ///
+    /// let done = client.call("profile", retry("ferris", &again["requestState"])).await;
+    /// assert_eq!(done["content"][0]["text"], r#"handle "ferris""#);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn form_with_schema(
         &mut self,
         key: &str,

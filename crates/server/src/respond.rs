@@ -184,6 +184,101 @@ impl InputRound {
     /// rmcp's typed result. Its typed requests lose what rmcp's model cannot hold
     /// (`pattern` in a form schema, for one); the exact JSON rides along in `_meta` for
     /// [`Edge`] to send instead. Without `Edge` the client gets the typed (lossy) form.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{InputRound, Schema, SessionScope, Stop};
+    /// # use std::sync::Mutex;
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::RequestContext;
+    /// # use mcp_elicit_server::rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+    /// # use mcp_elicit_server::serde_json::{Value, json};
+    /// # use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, Lines, ReadHalf, WriteHalf};
+    /// # /// The server: every tool call runs `tool` (below), answered with `respond`.
+    /// # struct Server(mcp_elicit_server::SessionScope);
+    /// # impl ServerHandler for Server {
+    /// #     fn get_info(&self) -> ServerConfig {
+    /// #         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    /// #             .with_protocol_version(ProtocolVersion::V_2025_11_25)
+    /// #     }
+    /// #     fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
+    /// #         std::borrow::Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
+    /// #     }
+    /// #     async fn call_tool(&self, request: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    /// #         -> Result<CallToolResponse, ErrorData> {
+    /// #         mcp_elicit_server::respond(tool(&self.0, &request, &ctx).await)
+    /// #     }
+    /// # }
+    /// # /// A raw 2026-07-28 client with form mode: one JSON line out, the result back.
+    /// # struct Raw {
+    /// #     writer: WriteHalf<DuplexStream>,
+    /// #     lines: Lines<BufReader<ReadHalf<DuplexStream>>>,
+    /// #     next: u64,
+    /// # }
+    /// # impl Raw {
+    /// #     async fn call(&mut self, name: &str, extra: Value) -> Value {
+    /// #         self.next += 1;
+    /// #         let mut params = json!({"name": name, "arguments": {}, "_meta": {
+    /// #             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    /// #             "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+    /// #             "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"}}});
+    /// #         if let (Value::Object(p), Value::Object(e)) = (&mut params, extra) {
+    /// #             p.extend(e);
+    /// #         }
+    /// #         let request = json!({"jsonrpc": "2.0", "id": self.next, "method": "tools/call", "params": params});
+    /// #         self.writer.write_all(format!("{request}\n").as_bytes()).await.unwrap();
+    /// #         self.writer.flush().await.unwrap();
+    /// #         let line = self.lines.next_line().await.unwrap().unwrap();
+    /// #         let reply: Value = serde_json::from_str(&line).unwrap();
+    /// #         reply.get("result").cloned().unwrap_or(reply)
+    /// #     }
+    /// # }
+    /// # fn raw(hub: &mcp_elicit_server::Elicitations) -> Raw {
+    /// #     let (client_io, server_io) = tokio::io::duplex(1 << 20);
+    /// #     let server = mcp_elicit_server::Edge::new(Server(hub.scope().unwrap()));
+    /// #     tokio::spawn(async move {
+    /// #         let (read, write) = tokio::io::split(server_io);
+    /// #         if let Ok(running) = server.serve(mcp_elicit_server::wire::edge_rw(read, write)).await {
+    /// #             let _ = running.waiting().await;
+    /// #         }
+    /// #     });
+    /// #     let (read, writer) = tokio::io::split(client_io);
+    /// #     Raw { writer, lines: BufReader::new(read).lines(), next: 0 }
+    /// # }
+    /// static ROUND: Mutex<Option<InputRound>> = Mutex::new(None);
+    ///
+    /// async fn tool(
+    ///     scope: &SessionScope,
+    ///     request: &CallToolRequestParams,
+    ///     ctx: &RequestContext<RoleServer>,
+    /// ) -> Result<CallToolResult, Stop> {
+    ///     let schema = Schema::parse(&json!({"type": "object", "properties": {
+    ///         "handle": {"type": "string", "pattern": "^[a-z]+$"}}}))
+    ///     .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+    ///     let mut ask = scope.ask(ctx, request).await?;
+    ///     let stopped = ask.form_with_schema("profile", "Pick a handle", &schema).await;
+    ///     if let Err(Stop::Input(round)) = &stopped {
+    ///         *ROUND.lock().unwrap() = Some(round.clone());
+    ///     }
+    ///     stopped.map(|_| mcp_elicit_server::text("answered"))
+    /// }
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let hub = mcp_elicit_server::Elicitations::local();
+    /// # let mut client = raw(&hub);
+    /// # client.call("profile", json!({})).await;
+    /// let round = ROUND.lock().unwrap().clone().expect("stopped at a round");
+    /// let typed = round.to_result();
+    /// assert_eq!(typed.request_state.as_deref(), round.request_state());
+    /// // rmcp's typed requests have no `pattern`; the exact JSON rides in `_meta` for `Edge`.
+    /// let typed_json = serde_json::to_string(&typed.input_requests)?;
+    /// assert!(!typed_json.contains("pattern"));
+    /// let meta = serde_json::to_value(&typed.meta)?;
+    /// assert_eq!(meta["mcp-elicit/exactInputRequests"], json!(round.requests()));
+    /// assert!(meta.to_string().contains("^[a-z]+$"));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn to_result(&self) -> InputRequiredResult {
         let typed: InputRequests = self
             .requests
