@@ -42,7 +42,12 @@ pub(crate) fn split(text: &str) -> Vec<Word> {
             let next = chars.get(i + 1).map(|&(_, n)| n);
             let boundary = c.is_uppercase()
                 && match prev {
-                    Some(p) if p.is_lowercase() || p.is_ascii_digit() => true,
+                    Some(p) if p.is_lowercase() => true,
+                    // `oauth2Token` splits after the digit; a word of digits only
+                    // (`2FA`, `3DS`) does not.
+                    Some(p) if p.is_ascii_digit() => text
+                        .get(s..pos)
+                        .is_some_and(|w| w.chars().any(char::is_alphabetic)),
                     Some(p) if p.is_uppercase() => next.is_some_and(char::is_lowercase),
                     _ => false,
                 };
@@ -88,6 +93,9 @@ mod tests {
         assert_eq!(lower("x-api-key"), ["x", "api", "key"]);
         assert_eq!(lower("oauth2Token"), ["oauth2", "token"]);
         assert_eq!(lower("cvv2"), ["cvv2"]);
+        assert_eq!(lower("2FA"), ["2fa"]);
+        assert_eq!(lower("your 2FA code"), ["your", "2fa", "code"]);
+        assert_eq!(lower("2FACode"), ["2fa", "code"]);
         assert_eq!(lower("my2faCode"), ["my2fa", "code"]);
         assert_eq!(
             lower("Your API key, please."),
