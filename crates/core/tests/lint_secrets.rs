@@ -230,8 +230,14 @@ fn titles_and_descriptions_are_read() {
     );
     // Digits then capitals are one word: "2FA" as people write it (it was split into
     // "2" and "fa" like the camelCase of `oauth2Token`, and slipped through).
-    assert_eq!(flagged("value", Some("Your 2FA code"), None), [S::OneTimeCode]);
-    assert_eq!(flagged("value", None, Some("Enter your MFA code")), [S::OneTimeCode]);
+    assert_eq!(
+        flagged("value", Some("Your 2FA code"), None),
+        [S::OneTimeCode]
+    );
+    assert_eq!(
+        flagged("value", None, Some("Enter your MFA code")),
+        [S::OneTimeCode]
+    );
     assert_eq!(flagged("2FACode", None, None), [S::OneTimeCode]);
     assert_eq!(
         flagged("value", None, Some("Enter the PIN code")),
