@@ -149,12 +149,7 @@ impl TestClient {
             .call_tool(CallToolRequestParams::new(tool))
             .await
             .unwrap_or_else(|e| panic!("{tool}: {e}"));
-        let text = result
-            .content
-            .iter()
-            .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-            .collect::<Vec<_>>()
-            .join("\n");
+        let text = proxy_common::texts(&result);
         // The completion notification rides the standalone stream and the result the
         // call's: either may arrive first. Wait for the proxy's own ids (at most 10 s).
         for _ in 0..200 {

@@ -111,12 +111,7 @@ async fn call_with_answer(url: &str, content: serde_json::Value) -> (String, u32
         .call_tool(CallToolRequestParams::new("demo_profile"))
         .await
         .expect("call");
-    let text = result
-        .content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect::<Vec<_>>()
-        .join("\n");
+    let text = proxy_common::texts(&result);
     let _ = client.cancel().await;
     let n = *seen
         .lock()

@@ -171,6 +171,25 @@ pub fn url_request() -> Value {
 #[derive(Debug, Clone, Default)]
 pub struct Misbehaving;
 
+/// Tools named `names`, without arguments.
+fn tool_list(names: &[&str]) -> ListToolsResult {
+    let tools = names
+        .iter()
+        .map(|name| Tool::new(name.to_string(), "test", no_args()))
+        .collect();
+    ListToolsResult::with_all_items(tools)
+}
+
+/// The texts of a tool result's content blocks, joined by newlines.
+pub fn texts(result: &CallToolResult) -> String {
+    result
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn no_args() -> Arc<JsonObject> {
     let mut schema = JsonObject::new();
     schema.insert("type".into(), Value::String("object".into()));
@@ -211,11 +230,7 @@ impl ServerHandler for Misbehaving {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = ["ask_password", "ask_url", "need_url"]
-            .into_iter()
-            .map(|name| Tool::new(name, "test", no_args()))
-            .collect();
-        Ok(ListToolsResult::with_all_items(tools))
+        Ok(tool_list(&["ask_password", "ask_url", "need_url"]))
     }
 
     async fn call_tool(
@@ -290,17 +305,13 @@ impl ServerHandler for Rounds2026 {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let tools = [
+        Ok(tool_list(&[
             "form_round",
             "password_round",
             "url_round",
             "endless",
             "state_only",
-        ]
-        .into_iter()
-        .map(|name| Tool::new(name, "test", no_args()))
-        .collect();
-        Ok(ListToolsResult::with_all_items(tools))
+        ]))
     }
 
     async fn call_tool(
