@@ -129,6 +129,7 @@ pub type Connection<U, O> = RunningService<RoleClient, ElicitationClient<U, O>>;
 /// # }
 /// ```
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ConnectError {
     /// The server process could not be started.
     #[error("cannot start the server: {0}")]

@@ -121,8 +121,9 @@ pub struct Limits {
     /// Larger requests are refused with -32602 before any parsing. The core parser
     /// enforces finer limits (message 64 KiB, URL 8 KiB, schema property counts...).
     pub max_params_bytes: usize,
-    /// How many times a form is re-presented after invalid submissions before the
-    /// client gives up and answers `cancel` (default 10).
+    /// How many times one form is shown in all, the first time included, while its
+    /// submissions are invalid; after the last invalid one the client answers `cancel`
+    /// (default 10; 0 counts as 1).
     pub max_form_attempts: u32,
     /// Most URL elicitations presented for one -32042 error (default 8); an error
     /// listing more is not presented.
