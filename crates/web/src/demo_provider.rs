@@ -24,12 +24,43 @@ use crate::config::{ClientRegistration, ProviderConfig, ProviderEndpoints};
 use crate::pages::escape;
 
 /// The one client the demo provider knows (a public client: no secret, PKCE required).
+///
+/// ```
+/// use mcp_elicit_web::demo_provider::{DEMO_CLIENT_ID, DemoProvider};
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let provider = DemoProvider::start().await?;
+/// let config = provider.config()?;
+/// assert_eq!(config.client.client_id, DEMO_CLIENT_ID);
+/// assert!(config.client.client_secret.is_none());
+/// # Ok(())
+/// # }
+/// ```
 pub const DEMO_CLIENT_ID: &str = "mcp-elicit-demo";
 
 /// How long an authorization code stays usable.
 const CODE_TTL: Duration = Duration::from_secs(120);
 
 /// The running demo provider; stops when dropped.
+///
+/// ```
+/// use mcp_elicit_web::demo_provider::DemoProvider;
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let provider = DemoProvider::start().await?;
+/// let token = provider.base().join("token")?;
+/// // A code it never issued is refused, as a real provider would.
+/// let response = reqwest::Client::new()
+///     .post(token)
+///     .header("content-type", "application/x-www-form-urlencoded")
+///     .body("grant_type=authorization_code&client_id=mcp-elicit-demo&code=made-up")
+///     .send()
+///     .await?;
+/// assert_eq!(response.status(), 400);
+/// assert_eq!(response.text().await?, r#"{"error":"invalid_grant"}"#);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct DemoProvider {
     base: Url,
@@ -44,6 +75,17 @@ impl Drop for DemoProvider {
 
 impl DemoProvider {
     /// Starts the provider on a free loopback port.
+    ///
+    /// ```
+    /// use mcp_elicit_web::demo_provider::DemoProvider;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let a = DemoProvider::start().await?;
+    /// let b = DemoProvider::start().await?;
+    /// assert_ne!(a.base(), b.base()); // each on its own free port
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn start() -> std::io::Result<Self> {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
@@ -57,12 +99,42 @@ impl DemoProvider {
     }
 
     /// Where it listens (`http://127.0.0.1:PORT/`).
+    ///
+    /// ```
+    /// use mcp_elicit_web::demo_provider::DemoProvider;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let provider = DemoProvider::start().await?;
+    /// assert_eq!(provider.base().host_str(), Some("127.0.0.1"));
+    /// assert!(provider.base().port().is_some());
+    /// assert_eq!(provider.base().path(), "/");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn base(&self) -> &Url {
         &self.base
     }
 
     /// The provider configuration for the web layer: name `demo`, shown as "Demo
     /// Provider", explicit endpoints, the public [`DEMO_CLIENT_ID`].
+    ///
+    /// ```
+    /// use mcp_elicit_web::ProviderEndpoints;
+    /// use mcp_elicit_web::demo_provider::DemoProvider;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let provider = DemoProvider::start().await?;
+    /// let config = provider.config()?;
+    /// assert_eq!((config.name.as_str(), config.display_name.as_str()), ("demo", "Demo Provider"));
+    /// let ProviderEndpoints::Explicit { authorization, token } = &config.endpoints else {
+    ///     unreachable!("the demo provider's endpoints are explicit");
+    /// };
+    /// assert_eq!(authorization.as_str(), format!("{}authorize", provider.base()));
+    /// assert_eq!(token.as_str(), format!("{}token", provider.base()));
+    /// assert_eq!(config.scopes, ["profile"]);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn config(&self) -> Result<ProviderConfig, url::ParseError> {
         Ok(ProviderConfig {
             name: "demo".into(),

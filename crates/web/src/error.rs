@@ -3,6 +3,27 @@
 /// What went wrong building the web layer or using stored third-party tokens.
 ///
 /// Messages never contain tokens, secrets, codes or `state` values.
+///
+/// ```
+/// use mcp_elicit_web::{ClientRegistration, WebConfig, WebError};
+///
+/// let config = WebConfig::new(
+///     "http://auth.example.com",
+///     url::Url::parse("https://mcp.example.com")?,
+///     ClientRegistration::public("mcp-web"),
+/// );
+/// let err = config.validate().unwrap_err();
+/// assert!(matches!(err, WebError::Config(_)));
+/// assert_eq!(
+///     err.to_string(),
+///     "web configuration: the issuer http://auth.example.com/ must use https (plain http only on loopback)"
+/// );
+///
+/// // What a tool sees before the user has connected an account.
+/// let err = WebError::NotConnected { provider: "github".into() };
+/// assert_eq!(err.to_string(), "no usable github tokens for this user: connect the account first");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum WebError {

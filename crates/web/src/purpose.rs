@@ -19,6 +19,24 @@ use crate::error::WebError;
 const KEEP_ANSWERS: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// What the connect page leads to.
+///
+/// Stored as tagged JSON (`kind`), so a node that does not know a kind refuses the page
+/// rather than misreading it:
+///
+/// ```
+/// use mcp_elicit_web::Purpose;
+///
+/// let secret = Purpose::Secret { name: "example-api-key".into(), label: "Example Co API key".into() };
+/// assert_eq!(
+///     serde_json::to_string(&secret)?,
+///     r#"{"kind":"secret","name":"example-api-key","label":"Example Co API key"}"#
+/// );
+/// let oauth: Purpose = serde_json::from_str(r#"{"kind":"oauth","provider":"github"}"#)?;
+/// assert_eq!(oauth, Purpose::OAuth { provider: "github".into() });
+/// assert!(serde_json::from_str::<Purpose>(r#"{"kind":"pay"}"#).is_err());
+/// assert!(serde_json::from_str::<Purpose>(r#"{"kind":"confirm","summary":"x","amount":1}"#).is_err());
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 #[non_exhaustive]
@@ -44,6 +62,31 @@ pub enum Purpose {
 }
 
 /// The user's answer on a confirmation page.
+///
+/// Read back with [`Web::confirmation`](crate::Web::confirmation); `None` until the user
+/// has answered:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use std::sync::Arc;
+/// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+/// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+/// # use mcp_elicit_web::Web;
+/// # let user = Principal::local_user("ada");
+/// # let db = Store::connect("sqlite::memory:").await?;
+/// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+/// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+/// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+/// use mcp_elicit_web::{ConfirmOutcome, Purpose};
+///
+/// web.register(&user, "e-1", Purpose::Confirm { summary: "Pay 5 EUR".into() }).await?;
+/// assert_eq!(web.confirmation(&user, "e-1").await?, None);
+/// assert_eq!(ConfirmOutcome::Confirmed.as_str(), "confirmed");
+/// assert_eq!(ConfirmOutcome::Cancelled.as_str(), "cancelled");
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ConfirmOutcome {
@@ -55,6 +98,13 @@ pub enum ConfirmOutcome {
 
 impl ConfirmOutcome {
     /// `"confirmed"` or `"cancelled"`.
+    ///
+    /// ```
+    /// use mcp_elicit_web::ConfirmOutcome;
+    ///
+    /// assert_eq!(ConfirmOutcome::Confirmed.as_str(), "confirmed");
+    /// assert_eq!(ConfirmOutcome::Cancelled.as_str(), "cancelled");
+    /// ```
     pub fn as_str(self) -> &'static str {
         match self {
             Self::Confirmed => "confirmed",

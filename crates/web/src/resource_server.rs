@@ -22,6 +22,18 @@ use crate::web::Web;
 const MAX_TOKEN: usize = 16 * 1024;
 
 /// Why a bearer token was refused.
+///
+/// ```
+/// use mcp_elicit_web::BearerError;
+///
+/// assert_eq!(BearerError::Missing.to_string(), "no bearer token");
+/// assert_eq!(
+///     BearerError::Invalid("the token has expired").to_string(),
+///     "invalid token: the token has expired"
+/// );
+/// // 403 `insufficient_scope` rather than 401 (WebConfig::required_scopes).
+/// assert_eq!(BearerError::InsufficientScope.to_string(), "the token lacks a required scope");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum BearerError {
@@ -107,6 +119,30 @@ impl Web {
     }
 
     /// Validates an MCP bearer access token and returns its user.
+    ///
+    /// A web layer in local mode has no issuer, so it accepts no token:
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// use mcp_elicit_web::BearerError;
+    ///
+    /// assert_eq!(
+    ///     web.validate_bearer("a.b.c").await,
+    ///     Err(BearerError::Invalid("the token is not a JWT"))
+    /// );
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn validate_bearer(&self, token: &str) -> Result<Principal, BearerError> {
         let config = &self.inner.config;
         let claims = self.verify_jwt(token, &config.audience).await?;
@@ -197,6 +233,37 @@ fn bearer(request: &Request) -> Option<&str> {
 /// ([`Principal::from_extensions`]). It also binds each `Mcp-Session-Id` the service
 /// creates to that user and answers 404 to another user's requests on it, and removes
 /// the `Authorization` header before the service sees the request.
+///
+/// [`Web::protect`] is this layer; by hand, a refused request:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use std::sync::Arc;
+/// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+/// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+/// # use mcp_elicit_web::Web;
+/// # let user = Principal::local_user("ada");
+/// # let db = Store::connect("sqlite::memory:").await?;
+/// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+/// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+/// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+/// use axum::body::Body;
+/// use axum::routing::post;
+/// use http::{Request, StatusCode, header};
+/// use tower::ServiceExt as _;
+///
+/// let mcp = axum::Router::new().route("/mcp", post(|| async { "reached" }));
+/// let app = mcp.layer(axum::middleware::from_fn_with_state(web.clone(), mcp_elicit_web::require_bearer));
+/// let response = app.oneshot(Request::post("/mcp").body(Body::empty())?).await?;
+/// assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+/// assert_eq!(
+///     response.headers()[header::WWW_AUTHENTICATE],
+///     "Bearer resource_metadata=\"http://127.0.0.1:8391/.well-known/oauth-protected-resource/mcp\""
+/// );
+/// # Ok(())
+/// # }
+/// ```
 pub async fn require_bearer(State(web): State<Web>, mut request: Request, next: Next) -> Response {
     let Some(token) = bearer(&request) else {
         return web.refuse(&BearerError::Missing);

@@ -123,6 +123,51 @@ impl Web {
     /// expired (or is about to) and a refresh token exists. [`WebError::NotConnected`]
     /// when there are no tokens or they cannot be refreshed: send a URL mode elicitation
     /// with [`Purpose::OAuth`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::sync::Arc;
+    /// use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// use mcp_elicit_store::{Keyring, OAuthTokens, Store, VaultKey, VaultStore as _};
+    /// use mcp_elicit_web::{ClientRegistration, ProviderConfig, ProviderEndpoints, Web, WebError};
+    /// use secrecy::{ExposeSecret, SecretString};
+    ///
+    /// let user = Principal::local_user("ada");
+    /// let db = Store::connect("sqlite::memory:").await?;
+    /// let vault = db.vault(Keyring::new(VaultKey::generate()?));
+    /// let example = ProviderConfig {
+    ///     name: "example".into(),
+    ///     display_name: "Example Co".into(),
+    ///     endpoints: ProviderEndpoints::Explicit {
+    ///         authorization: url::Url::parse("http://127.0.0.1:9000/authorize")?,
+    ///         token: url::Url::parse("http://127.0.0.1:9000/token")?,
+    ///     },
+    ///     client: ClientRegistration::public("mcp"),
+    ///     scopes: Vec::new(),
+    ///     resource: None,
+    /// };
+    /// let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// let web = Web::local(
+    ///     url::Url::parse("http://127.0.0.1:8391")?,
+    ///     user.clone(),
+    ///     vec![example],
+    ///     hub,
+    ///     Arc::new(vault.clone()),
+    /// )
+    /// .await?;
+    ///
+    /// let err = web.access_token_for(&user, "example").await.unwrap_err();
+    /// assert!(matches!(err, WebError::NotConnected { ref provider } if provider == "example"));
+    /// let err = web.access_token_for(&user, "other").await.unwrap_err();
+    /// assert!(matches!(err, WebError::UnknownProvider(_)));
+    ///
+    /// // Once the OAuth page has stored tokens (here by hand; no expiry: no refresh).
+    /// vault.put_tokens(&user, "example", &OAuthTokens::bearer(SecretString::from("at-1"))).await?;
+    /// assert_eq!(web.access_token_for(&user, "example").await?.expose_secret(), "at-1");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn access_token_for(
         &self,
         principal: &Principal,

@@ -20,6 +20,10 @@ use crate::purpose::{ConfirmOutcome, Purpose};
 use crate::web::Web;
 
 /// The vault name `set_api_key` stores the key under.
+///
+/// ```
+/// assert_eq!(mcp_elicit_web::API_KEY_NAME, "demo-api-key");
+/// ```
 pub const API_KEY_NAME: &str = "demo-api-key";
 /// The longest `item` / `amount` accepted by `approve_purchase`.
 const MAX_ARG: usize = 200;
@@ -59,6 +63,29 @@ fn server_error(e: &WebError) -> mcp_elicit_server::Error {
 }
 
 /// The demo tools.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// # use std::sync::Arc;
+/// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+/// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+/// # use mcp_elicit_web::Web;
+/// # let user = Principal::local_user("ada");
+/// # let db = Store::connect("sqlite::memory:").await?;
+/// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+/// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+/// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+/// use mcp_elicit_web::WebTools;
+///
+/// let tools = WebTools::new(web);
+/// let names: Vec<String> = tools.definitions().iter().map(|t| t.name.to_string()).collect();
+/// assert_eq!(names, ["set_api_key", "connect_provider", "approve_purchase"]);
+/// assert!(names.iter().all(|n| WebTools::handles(n)));
+/// assert!(!WebTools::handles("search"));
+/// # Ok(())
+/// # }
+/// ```
 pub struct WebTools {
     web: Web,
 }
@@ -73,6 +100,30 @@ impl Web {
     /// A URL elicitation pointing to this server's connect page, with `purpose`
     /// registered for `principal` in the store. Send it with `Elicitor::url_required`
     /// (or `Elicitor::url`).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// use mcp_elicit_web::Purpose;
+    ///
+    /// let purpose = Purpose::Confirm { summary: "Pay 5 EUR".into() };
+    /// let e = web.url_elicitation(&user, "Confirm the payment", purpose).await?;
+    /// assert_eq!(e.message(), "Confirm the payment");
+    /// assert_eq!(e.url(), web.connect_url(e.id().as_str()));
+    /// // Registered: the page knows it (no answer yet).
+    /// assert_eq!(web.confirmation(&user, e.id().as_str()).await?, None);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn url_elicitation(
         &self,
         principal: &Principal,
@@ -89,11 +140,36 @@ impl Web {
 
 impl WebTools {
     /// The tools over `web`.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// let tools = mcp_elicit_web::WebTools::new(web.clone());
+    /// assert_eq!(tools.definitions().len(), 3);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn new(web: Web) -> Self {
         Self { web }
     }
 
     /// Whether `name` is one of these tools.
+    ///
+    /// ```
+    /// use mcp_elicit_web::WebTools;
+    ///
+    /// assert!(WebTools::handles("approve_purchase"));
+    /// assert!(!WebTools::handles("Approve_Purchase"));
+    /// ```
     pub fn handles(name: &str) -> bool {
         matches!(
             name,
@@ -102,6 +178,31 @@ impl WebTools {
     }
 
     /// The tool definitions.
+    ///
+    /// `connect_provider`'s `provider` argument lists the configured providers:
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// let tools = mcp_elicit_web::WebTools::new(web);
+    /// let defs = tools.definitions();
+    /// let connect = defs.iter().find(|t| t.name == "connect_provider").ok_or("no connect_provider")?;
+    /// // No provider configured here: an empty enum.
+    /// assert_eq!(connect.input_schema["properties"]["provider"]["enum"], serde_json::json!([]));
+    /// let approve = defs.iter().find(|t| t.name == "approve_purchase").ok_or("no approve_purchase")?;
+    /// assert_eq!(approve.input_schema["required"], serde_json::json!(["item", "amount"]));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn definitions(&self) -> Vec<Tool> {
         let providers: Vec<&str> = self
             .web

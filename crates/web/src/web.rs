@@ -32,6 +32,10 @@ use crate::third_party::Provider;
 use crate::{confirm, connect, login, outbound, pages, resource_server, secret_page, third_party};
 
 /// The largest request body the pages accept (forms are small).
+///
+/// ```
+/// assert_eq!(mcp_elicit_web::BODY_LIMIT, 16 * 1024);
+/// ```
 pub const BODY_LIMIT: usize = 16 * 1024;
 
 /// The store the web layer needs: the vault (secrets, tokens, OAuth `state`, the key
@@ -39,6 +43,21 @@ pub const BODY_LIMIT: usize = 16 * 1024;
 /// and the pages' purposes and answers. All of it is in
 /// the database, so several server nodes can share it and a restart loses nothing.
 /// [`mcp_elicit_store::Vault`] is one.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+/// use mcp_elicit_store::{Keyring, Store, VaultKey};
+/// use mcp_elicit_store::FlowStore as _;
+/// use mcp_elicit_web::WebStore;
+///
+/// let db = Store::connect("sqlite::memory:").await?;
+/// let store: Arc<dyn WebStore> = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+/// assert_eq!(store.sweep_flows(std::time::SystemTime::now()).await?, 0);
+/// # Ok(())
+/// # }
+/// ```
 pub trait WebStore: VaultStore + SessionStore + FlowStore + LoginStore {}
 impl<T: VaultStore + SessionStore + FlowStore + LoginStore> WebStore for T {}
 
@@ -112,6 +131,36 @@ pub(crate) struct Inner {
 
 /// The web layer of URL mode elicitation: resource server, sign-in and the pages.
 /// Cheap to clone.
+///
+/// Built with [`Web::new`] (an authorization server) or [`Web::local`] (loopback, no
+/// issuer). A local one over an in-memory SQLite store:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+/// use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+/// use mcp_elicit_store::{Keyring, Store, VaultKey};
+/// use mcp_elicit_web::Web;
+///
+/// let user = Principal::local_user("ada");
+/// let db = Store::connect("sqlite::memory:").await?;
+/// let vault = db.vault(Keyring::new(VaultKey::generate()?));
+/// let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+/// let web = Web::local(
+///     url::Url::parse("http://127.0.0.1:8391")?,
+///     user,
+///     Vec::new(),
+///     hub,
+///     Arc::new(vault),
+/// )
+/// .await?;
+/// assert!(web.is_local());
+/// assert_eq!(web.config().issuer, mcp_elicit_server::LOCAL_ISSUER);
+/// assert_eq!(web.connect_url("abc"), "http://127.0.0.1:8391/connect?elicitationId=abc");
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Clone)]
 pub struct Web {
     pub(crate) inner: Arc<Inner>,
@@ -133,6 +182,40 @@ impl Web {
     /// `hub` is the server's [`Elicitations`] (the pages complete elicitations through
     /// it, which notifies the originating client); `store` holds secrets, tokens, OAuth
     /// `state` and browser sessions.
+    ///
+    /// It fails before serving anything when the configuration is unusable or the issuer
+    /// cannot be discovered:
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// use mcp_elicit_web::{ClientRegistration, WebConfig, WebError};
+    ///
+    /// let config = |issuer: &str| -> Result<WebConfig, url::ParseError> {
+    ///     Ok(WebConfig::new(issuer, url::Url::parse("http://127.0.0.1:8391")?, ClientRegistration::public("web")))
+    /// };
+    /// # let hub = || Elicitations::new(ElicitationConfig::new(IdentityPolicy::Authenticated));
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// // Plain http outside loopback.
+    /// let err = Web::new(config("http://auth.example.com")?, hub(), store.clone()).await.unwrap_err();
+    /// assert!(matches!(err, WebError::Config(_)));
+    /// // Nothing listens there: no discovery document.
+    /// let err = Web::new(config("http://127.0.0.1:1")?, hub(), store).await.unwrap_err();
+    /// assert!(matches!(err, WebError::Discovery { .. }), "{err}");
+    /// # let _ = web;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn new(
         config: WebConfig,
         hub: Elicitations,
@@ -214,6 +297,32 @@ impl Web {
     /// whose other users you do not trust; configure an issuer instead ([`Web::new`]).
     ///
     /// Third-party providers in `providers` are discovered as in [`Web::new`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use std::sync::Arc;
+    /// use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// use mcp_elicit_web::{Web, WebError};
+    ///
+    /// let user = Principal::local_user("ada");
+    /// let db = Store::connect("sqlite::memory:").await?;
+    /// let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// let hub = || Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// let at = |public: &str| url::Url::parse(public);
+    ///
+    /// let err = Web::local(at("http://mcp.example.com")?, user.clone(), Vec::new(), hub(), store.clone())
+    ///     .await
+    ///     .unwrap_err();
+    /// assert!(matches!(err, WebError::Config(m) if m.contains("loopback")));
+    ///
+    /// // The server's own TLS on loopback is fine too (cookies are then `Secure`).
+    /// let web = Web::local(at("https://[::1]:8391")?, user.clone(), Vec::new(), hub(), store).await?;
+    /// assert!(web.is_local() && web.config().secure_cookies());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn local(
         public_url: Url,
         user: Principal,
@@ -285,11 +394,50 @@ impl Web {
     }
 
     /// Whether this is the local mode ([`Web::local`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// assert!(web.is_local());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn is_local(&self) -> bool {
         self.inner.local_user.is_some()
     }
 
     /// The configuration.
+    ///
+    /// In local mode, the issuer is [`LOCAL_ISSUER`](mcp_elicit_server::LOCAL_ISSUER) and
+    /// the rest are [`WebConfig::new`]'s defaults:
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// assert_eq!(web.config().issuer, mcp_elicit_server::LOCAL_ISSUER);
+    /// assert_eq!(web.config().resource(), "http://127.0.0.1:8391/mcp");
+    /// assert!(!web.config().secure_cookies());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn config(&self) -> &WebConfig {
         &self.inner.config
     }
@@ -307,6 +455,46 @@ impl Web {
     ///
     /// Every response carries the security headers; bodies are limited to
     /// [`BODY_LIMIT`] bytes. Protect the MCP route itself with [`Web::protect`].
+    ///
+    /// Requests go through it as through any axum router (here `tower::ServiceExt::oneshot`):
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// use axum::body::Body;
+    /// use http::{Request, StatusCode, header};
+    /// use tower::ServiceExt as _;
+    ///
+    /// let app = web.router();
+    /// // A link without an id: refused, with the security headers.
+    /// let response = app.clone().oneshot(Request::get("/connect").body(Body::empty())?).await?;
+    /// assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    /// assert_eq!(response.headers()[header::X_FRAME_OPTIONS], "DENY");
+    /// assert_eq!(response.headers()[header::CACHE_CONTROL], "no-store");
+    /// assert!(response.headers().contains_key(header::CONTENT_SECURITY_POLICY));
+    ///
+    /// // Local mode signs the browser in as the local user at once and sends it back.
+    /// let response = app.clone().oneshot(Request::get("/connect?elicitationId=abc").body(Body::empty())?).await?;
+    /// assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    /// assert_eq!(response.headers()[header::LOCATION], "/connect?elicitationId=abc");
+    /// let cookie = response.headers()[header::SET_COOKIE].to_str()?;
+    /// assert!(cookie.starts_with("mcp-elicit-session=") && cookie.contains("HttpOnly"));
+    ///
+    /// // ... and has no authorization server routes.
+    /// let response = app.oneshot(Request::get("/login").body(Body::empty())?).await?;
+    /// assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn router(&self) -> Router {
         let prm_suffixed = format!(
             "/.well-known/oauth-protected-resource{}",
@@ -339,6 +527,34 @@ impl Web {
     /// Wraps `mcp` (the router serving the MCP endpoint) with bearer validation
     /// ([`require_bearer`](crate::require_bearer)): requests without a valid token get
     /// 401 with `WWW-Authenticate`, valid ones carry the user's [`Principal`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// use axum::body::Body;
+    /// use axum::routing::post;
+    /// use http::{Request, StatusCode};
+    /// use tower::ServiceExt as _;
+    ///
+    /// let mcp = axum::Router::new().route("/mcp", post(|| async { "reached" }));
+    /// let app = web.protect(mcp).merge(web.router());
+    /// let request = Request::post("/mcp").header("authorization", "Bearer a.b.c").body(Body::empty())?;
+    /// let response = app.oneshot(request).await?;
+    /// assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
+    /// let challenge = response.headers()["www-authenticate"].to_str()?;
+    /// assert!(challenge.starts_with("Bearer error=\"invalid_token\""), "{challenge}");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn protect(&self, mcp: Router) -> Router {
         mcp.layer(axum::middleware::from_fn_with_state(
             self.clone(),
@@ -349,6 +565,28 @@ impl Web {
     /// Records what the page of URL mode elicitation `id` (created for `principal`) is
     /// for, in the store. Call it before sending the elicitation; the page refuses ids
     /// without one.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// use mcp_elicit_web::Purpose;
+    ///
+    /// let purpose = Purpose::Secret { name: "example-api-key".into(), label: "Example Co API key".into() };
+    /// web.register(&user, "e-1", purpose).await?;
+    /// // No answer on a page that is not a confirmation.
+    /// assert_eq!(web.confirmation(&user, "e-1").await?, None);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn register(
         &self,
         principal: &Principal,
@@ -360,6 +598,30 @@ impl Web {
 
     /// The answer `principal` gave on the confirmation page of elicitation `id`, once
     /// given (the elicitation is then completed).
+    ///
+    /// Only the user the page was registered for reads its answer:
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// use mcp_elicit_web::Purpose;
+    ///
+    /// web.register(&user, "e-1", Purpose::Confirm { summary: "Pay 5 EUR".into() }).await?;
+    /// assert_eq!(web.confirmation(&user, "e-1").await?, None); // not answered yet
+    /// assert_eq!(web.confirmation(&Principal::local_user("bob"), "e-1").await?, None);
+    /// assert_eq!(web.confirmation(&user, "never-registered").await?, None);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn confirmation(
         &self,
         principal: &Principal,
@@ -379,6 +641,27 @@ impl Web {
     /// Deletes expired OAuth `state` records, sign-ins, browser sessions and page
     /// purposes from the store; returns how many rows were removed. Call it periodically
     /// (e.g. with the elicitation sweep, every minute).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// use mcp_elicit_web::Purpose;
+    ///
+    /// web.register(&user, "e-1", Purpose::Confirm { summary: "Pay 5 EUR".into() }).await?;
+    /// // Nothing has expired yet: nothing is removed.
+    /// assert_eq!(web.sweep().await?, 0);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn sweep(&self) -> Result<u64, WebError> {
         let now = std::time::SystemTime::now();
         let store = &self.inner.store;
@@ -390,6 +673,26 @@ impl Web {
     }
 
     /// The URL of the page for elicitation `id` (what to put in the URL elicitation).
+    ///
+    /// The id is form-encoded:
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// assert_eq!(web.connect_url("abc"), "http://127.0.0.1:8391/connect?elicitationId=abc");
+    /// assert_eq!(web.connect_url("a b&c"), "http://127.0.0.1:8391/connect?elicitationId=a+b%26c");
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn connect_url(&self, id: &str) -> String {
         let mut url = format!("{}/connect", self.inner.config.base());
         url.push_str("?elicitationId=");
@@ -401,6 +704,29 @@ impl Web {
 /// Builds the web layer and returns its router ([`Web::new`] then [`Web::router`]), plus
 /// the [`Web`] handle tools use ([`Web::register`], [`Web::access_token_for`],
 /// [`Web::confirmation`]) and [`Web::protect`] for the MCP route.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+/// use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy};
+/// use mcp_elicit_store::{Keyring, Store, VaultKey};
+/// use mcp_elicit_web::{ClientRegistration, WebConfig, WebError};
+///
+/// let db = Store::connect("sqlite::memory:").await?;
+/// let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+/// let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::Authenticated));
+/// // As Web::new: the issuer must be discoverable (nothing listens on port 1).
+/// let config = WebConfig::new(
+///     "http://127.0.0.1:1",
+///     url::Url::parse("http://127.0.0.1:8391")?,
+///     ClientRegistration::public("web"),
+/// );
+/// let err = mcp_elicit_web::router(config, hub, store).await.unwrap_err();
+/// assert!(matches!(err, WebError::Discovery { .. }), "{err}");
+/// # Ok(())
+/// # }
+/// ```
 pub async fn router(
     config: WebConfig,
     hub: Elicitations,
