@@ -18,6 +18,56 @@ impl FormState {
     /// Review step (the same keys on every review screen): Esc, Backspace or E goes back
     /// to editing; Enter presses the marked button (Send first), Ctrl-S sends,
     /// Tab/←/→ move between the buttons, Up/Down/PageUp/PageDown scroll.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_tui::{FormOutcome, FormPurpose, FormState, FormStep, ServerIdentity};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # use serde_json::json;
+    /// # fn screen(form: &mut FormState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = form.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use ratatui::crossterm::event::KeyEventKind;
+    /// let schema = Schema::parse(&json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "subscribe": {"type": "boolean", "default": true},
+    ///         "colour": {"type": "string", "oneOf": [
+    ///             {"const": "#FF0000", "title": "Red"},
+    ///             {"const": "#00FF00", "title": "Green"}
+    ///         ]}
+    ///     }
+    /// }))
+    /// .expect("a flat form schema");
+    /// let purpose = FormPurpose::Elicitation { message: "Preferences".into() };
+    /// let mut form = FormState::new(server, purpose, schema);
+    /// // The checkbox has the focus: Space toggles it, Y / N set it, Delete clears it.
+    /// assert_eq!(form.content().get("subscribe"), Some(&json!(true)));
+    /// form.handle_key(key(KeyCode::Char(' ')));
+    /// assert_eq!(form.content().get("subscribe"), Some(&json!(false)));
+    /// form.handle_key(key(KeyCode::Char('y')));
+    /// assert_eq!(form.content().get("subscribe"), Some(&json!(true)));
+    /// // Down steps through every option (Red, then Green); Space selects. The screen shows
+    /// // the title, the content holds the value.
+    /// form.handle_key(key(KeyCode::Down));
+    /// form.handle_key(key(KeyCode::Down));
+    /// form.handle_key(key(KeyCode::Char(' ')));
+    /// assert_eq!(form.content().get("colour"), Some(&json!("#00FF00")));
+    /// let s = screen(&mut form, 80, 24);
+    /// assert!(s.contains("> (•) Green") && !s.contains("#00FF00"));
+    /// // Key releases are ignored.
+    /// let mut release = key(KeyCode::Char(' '));
+    /// release.kind = KeyEventKind::Release;
+    /// assert_eq!(form.handle_key(release), None);
+    /// assert_eq!(form.content().get("colour"), Some(&json!("#00FF00")));
+    /// ```
     pub fn handle_key(&mut self, key: KeyEvent) -> Option<FormOutcome> {
         if !is_press(&key) {
             return None;

@@ -22,6 +22,37 @@ use crate::server::ServerIdentity;
 use field::{Field, FieldValue};
 
 /// How a form ended.
+///
+/// ```
+/// # use mcp_elicit_core::Schema;
+/// # use mcp_elicit_tui::{FormOutcome, FormPurpose, FormState, FormStep, ServerIdentity};
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # use serde_json::json;
+/// # fn screen(form: &mut FormState, w: u16, h: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+/// #     let _ = form.render(buf.area, &mut buf);
+/// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {"email": {"type": "string"}}}))
+///     .expect("a flat form schema");
+/// let purpose = FormPurpose::Elicitation { message: "Your email?".into() };
+/// let form = FormState::new(server, purpose, schema);
+///
+/// assert_eq!(form.clone().handle_key(ctrl('d')), Some(FormOutcome::Decline));
+/// assert_eq!(form.clone().handle_key(key(KeyCode::Esc)), Some(FormOutcome::Cancel));
+/// assert_eq!(form.clone().handle_key(ctrl('c')), Some(FormOutcome::Cancel));
+/// // Ctrl-T turns "stop asking this server" on: declining then stops every later request.
+/// let mut stop = form.clone();
+/// assert_eq!(stop.handle_key(ctrl('t')), None);
+/// assert!(stop.stop_asking());
+/// assert!(screen(&mut stop, 80, 24).contains("[x] Stop asking this server"));
+/// assert_eq!(stop.handle_key(ctrl('d')), Some(FormOutcome::StopAsking));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum FormOutcome {
     /// The user reviewed and sent this content (it passed validation).
@@ -36,6 +67,38 @@ pub enum FormOutcome {
 }
 
 /// What the form is for; changes the header, the buttons and whether Decline exists.
+///
+/// ```
+/// # use mcp_elicit_core::Schema;
+/// # use mcp_elicit_tui::{FormOutcome, FormPurpose, FormState, FormStep, ServerIdentity};
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # use serde_json::json;
+/// # fn screen(form: &mut FormState, w: u16, h: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+/// #     let _ = form.render(buf.area, &mut buf);
+/// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {"guests": {"type": "integer"}}}))
+///     .expect("a flat form schema");
+/// let purpose = FormPurpose::ToolArguments {
+///     tool: "book_table".into(),
+///     description: Some("Books a table".into()),
+/// };
+/// let mut form = FormState::new(server, purpose, schema);
+/// assert!(!form.can_decline());
+/// assert_eq!(form.handle_key(ctrl('d')), None); // nothing to decline
+/// let s = screen(&mut form, 80, 24);
+/// assert!(s.contains("Tool arguments from server: demo"));
+/// assert!(s.contains("Tool: book_table"));
+/// assert!(!s.contains("Decline"));
+/// // Esc leaves (back to the tool list).
+/// assert_eq!(form.handle_key(key(KeyCode::Esc)), Some(FormOutcome::Cancel));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FormPurpose {
     /// A form-mode `elicitation/create` request with the server's message.
@@ -53,6 +116,35 @@ pub enum FormPurpose {
 }
 
 /// Which screen of the form is showing.
+///
+/// ```
+/// # use mcp_elicit_core::Schema;
+/// # use mcp_elicit_tui::{FormOutcome, FormPurpose, FormState, FormStep, ServerIdentity};
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # use serde_json::json;
+/// # fn screen(form: &mut FormState, w: u16, h: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+/// #     let _ = form.render(buf.area, &mut buf);
+/// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+/// let schema = Schema::parse(&json!({"type": "object", "properties": {"note": {"type": "string"}}}))
+///     .expect("a flat form schema");
+/// let purpose = FormPurpose::Elicitation { message: "Anything to add?".into() };
+/// let mut form = FormState::new(server, purpose, schema);
+/// assert_eq!(form.step(), FormStep::Edit);
+/// // Ctrl-S validates (nothing is required here) and shows the exact JSON to be sent.
+/// assert_eq!(form.handle_key(ctrl('s')), None);
+/// assert_eq!(form.step(), FormStep::Review);
+/// assert!(screen(&mut form, 80, 24).contains("This exact JSON will be sent to demo"));
+/// // E (or Esc, or Backspace) goes back to editing.
+/// assert_eq!(form.handle_key(key(KeyCode::Char('e'))), None);
+/// assert_eq!(form.step(), FormStep::Edit);
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormStep {
     /// Filling in fields.
@@ -88,6 +180,32 @@ pub(crate) enum Focus {
 }
 
 /// The state of one form on screen.
+///
+/// ```
+/// # use mcp_elicit_core::Schema;
+/// use mcp_elicit_tui::{FormOutcome, FormPurpose, FormState, ServerIdentity};
+/// use mcp_elicit_tui::keys::press;
+/// use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// use serde_json::json;
+///
+/// let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+/// let schema = Schema::parse(&json!({
+///     "type": "object",
+///     "properties": {"city": {"type": "string"}},
+///     "required": ["city"]
+/// }))
+/// .expect("a flat form schema");
+/// let purpose = FormPurpose::Elicitation { message: "Where to?".into() };
+/// let mut form = FormState::new(server, purpose, schema);
+/// for c in "Oslo".chars() {
+///     form.handle_key(press(KeyCode::Char(c), KeyModifiers::NONE));
+/// }
+/// assert_eq!(form.content(), *json!({"city": "Oslo"}).as_object().unwrap());
+/// let ctrl_s = press(KeyCode::Char('s'), KeyModifiers::CONTROL);
+/// assert_eq!(form.handle_key(ctrl_s), None); // to the review step
+/// let enter = press(KeyCode::Enter, KeyModifiers::NONE);
+/// assert_eq!(form.handle_key(enter), Some(FormOutcome::Accept(form.content())));
+/// ```
 #[derive(Debug, Clone)]
 pub struct FormState {
     pub(crate) server: ServerIdentity,
@@ -167,6 +285,34 @@ impl FormState {
     /// API keys or tokens through forms) prominently at the top of the form, each
     /// prefixed with the word "Warning", and `notes` (e.g. links found in the schema,
     /// which are shown as plain text only) below them.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_tui::{FormOutcome, FormPurpose, FormState, FormStep, ServerIdentity};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # use serde_json::json;
+    /// # fn screen(form: &mut FormState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = form.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// let schema = Schema::parse(&json!({"type": "object", "properties": {"pin": {"type": "string"}}}))
+    ///     .expect("a flat form schema");
+    /// let purpose = FormPurpose::Elicitation { message: "Enter your PIN".into() };
+    /// let mut form = FormState::new(server, purpose, schema);
+    /// form.set_warnings(
+    ///     vec!["\"pin\" looks like it asks for a PIN".into()],
+    ///     vec!["the message mentions https://example.com".into()],
+    /// );
+    /// let s = screen(&mut form, 100, 30);
+    /// assert!(s.contains("Warning: this form looks like it asks for a secret (1 finding,"));
+    /// assert!(s.contains("Note: the message mentions https://example.com"));
+    /// ```
     pub fn set_warnings(&mut self, warnings: Vec<String>, notes: Vec<String>) {
         self.warnings = warnings;
         self.notes = notes;
@@ -176,6 +322,44 @@ impl FormState {
 
     /// Replaces the prefilled values (e.g. the user's previous, rejected submission).
     /// Values of the wrong type for their field, and unknown names, are ignored.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_tui::{FormOutcome, FormPurpose, FormState, FormStep, ServerIdentity};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # use serde_json::json;
+    /// # fn screen(form: &mut FormState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = form.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// let schema = Schema::parse(&json!({
+    ///     "type": "object",
+    ///     "properties": {
+    ///         "name": {"type": "string", "minLength": 3},
+    ///         "age": {"type": "integer", "default": 30}
+    ///     },
+    ///     "required": ["name"]
+    /// }))
+    /// .expect("a flat form schema");
+    /// let purpose = FormPurpose::Elicitation { message: "Who?".into() };
+    /// let mut form = FormState::new(server, purpose, schema);
+    /// // The previous, rejected answer comes back for editing, with the server's complaint.
+    /// let previous = json!({"name": "Al", "age": "thirty", "unknown": 1});
+    /// form.set_values(previous.as_object().unwrap());
+    /// assert_eq!(form.content().get("name"), Some(&json!("Al")));
+    /// assert_eq!(form.content().get("age"), Some(&json!(30))); // wrong type: default kept
+    /// assert_eq!(form.content().get("unknown"), None);
+    /// form.show_previous_errors(&["\"name\": must be at least 3 characters long".into()]);
+    /// let s = screen(&mut form, 80, 24);
+    /// assert!(s.contains("Your last answer was not accepted"));
+    /// assert!(s.contains("Error:")); // every field's errors show at once
+    /// ```
     pub fn set_values(&mut self, values: &Map<String, Value>) {
         for f in &mut self.fields {
             if let Some(v) = values.get(f.prop.name()) {
@@ -219,6 +403,43 @@ impl FormState {
     }
 
     /// The content as it would be sent now (fields holding invalid text are left out).
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_tui::{FormOutcome, FormPurpose, FormState, FormStep, ServerIdentity};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # use serde_json::json;
+    /// # fn screen(form: &mut FormState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = form.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// let schema = Schema::parse(&json!({
+    ///     "type": "object",
+    ///     "properties": {"age": {"type": "integer", "default": 30}}
+    /// }))
+    /// .expect("a flat form schema");
+    /// let purpose = FormPurpose::Elicitation { message: "How old?".into() };
+    /// let mut form = FormState::new(server, purpose, schema);
+    /// assert_eq!(form.content().get("age"), Some(&json!(30)));
+    /// // Replace "30" by text that is no number: it is left out, and Ctrl-S refuses to go on.
+    /// form.handle_key(key(KeyCode::Backspace));
+    /// form.handle_key(key(KeyCode::Backspace));
+    /// for c in "old".chars() {
+    ///     form.handle_key(key(KeyCode::Char(c)));
+    /// }
+    /// assert_eq!(form.content().get("age"), None);
+    /// assert_eq!(form.handle_key(ctrl('s')), None);
+    /// assert_eq!(form.step(), FormStep::Edit);
+    /// let s = screen(&mut form, 80, 24);
+    /// assert!(s.contains("Not sent: 1 problem to fix"));
+    /// assert!(s.contains("Error: \"old\" is not a whole number"));
+    /// ```
     pub fn content(&self) -> Map<String, Value> {
         let mut map = Map::new();
         for f in &self.fields {

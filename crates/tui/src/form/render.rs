@@ -31,6 +31,34 @@ impl FormState {
     /// The action buttons (Submit / Decline / Cancel while editing, Send / Back on the
     /// review) are pinned below the scrolling body, so they are on screen whatever the
     /// length of the form.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// use mcp_elicit_tui::{FormPurpose, FormState, ServerIdentity};
+    /// use mcp_elicit_tui::keys::press;
+    /// use ratatui::{buffer::Buffer, layout::Rect};
+    /// use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// use serde_json::json;
+    ///
+    /// let schema = Schema::parse(&json!({"type": "object", "properties": {"name": {"type": "string"}}}))
+    ///     .expect("a flat form schema");
+    /// let purpose = FormPurpose::Elicitation { message: "Your name?".into() };
+    /// let mut form = FormState::new(ServerIdentity::default(), purpose, schema);
+    /// for c in "Ada".chars() {
+    ///     form.handle_key(press(KeyCode::Char(c), KeyModifiers::NONE));
+    /// }
+    /// let mut buf = Buffer::empty(Rect::new(0, 0, 80, 24));
+    /// let cursor = form.render(buf.area, &mut buf).expect("a text input has the focus");
+    /// let row: String = (0..80u16).map(|x| buf[(x, cursor.y)].symbol()).collect();
+    /// assert!(row.starts_with("> [Ada"), "{row}");
+    /// assert_eq!(cursor.x, 6); // right after "Ada"
+    /// let rows: Vec<String> = (0..24u16)
+    ///     .map(|y| (0..80u16).map(|x| buf[(x, y)].symbol()).collect())
+    ///     .collect();
+    /// assert!(rows.iter().any(|r| r.contains("> [Ada")));
+    /// // The buttons are pinned below the fields.
+    /// assert!(rows.iter().any(|r| r.contains("< Review & submit (Ctrl-S) >")));
+    /// ```
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) -> Option<Position> {
         let what = match (&self.purpose, self.step) {
             (FormPurpose::Elicitation { .. }, FormStep::Edit) => "Form request",
