@@ -21,6 +21,34 @@ use crate::server::ServerIdentity;
 pub use waiting::{WaitChoice, WaitingState};
 
 /// What the user chose on the consent screen.
+///
+/// ```
+/// # use mcp_elicit_core::url_safety::analyze;
+/// # use mcp_elicit_tui::{ServerIdentity, UrlChoice, UrlConsentState, UrlContext};
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # fn screen(s: &mut UrlConsentState, w: u16, h: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+/// #     s.render(buf.area, &mut buf);
+/// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+/// # let consent = |url: &str| {
+/// #     UrlConsentState::new(server.clone(), "Sign in to connect your calendar.", analyze(url), UrlContext::Request)
+/// # };
+/// let mut s = consent("https://mcp.example.com/connect");
+/// assert_eq!(s.handle_key(key(KeyCode::Char('c'))), Some(UrlChoice::Copy));
+/// s.set_copied(Ok(()));
+/// assert_eq!(s.handle_key(key(KeyCode::Char('f'))), Some(UrlChoice::Finished));
+/// assert_eq!(s.handle_key(key(KeyCode::Char('o'))), Some(UrlChoice::Open));
+/// assert_eq!(s.handle_key(key(KeyCode::Char('d'))), Some(UrlChoice::Decline));
+/// assert_eq!(s.handle_key(key(KeyCode::Esc)), Some(UrlChoice::Cancel));
+/// s.handle_key(ctrl('t')); // "stop asking this server" on
+/// assert_eq!(s.handle_key(key(KeyCode::Char('d'))), Some(UrlChoice::StopAsking));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum UrlChoice {
     /// Explicit consent: open the URL in the system browser.
@@ -51,6 +79,30 @@ pub(crate) enum UrlButton {
 }
 
 /// Why the URL is shown.
+///
+/// ```
+/// # use mcp_elicit_core::url_safety::analyze;
+/// # use mcp_elicit_tui::{ServerIdentity, UrlChoice, UrlConsentState, UrlContext};
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # fn screen(s: &mut UrlConsentState, w: u16, h: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+/// #     s.render(buf.area, &mut buf);
+/// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+/// # let consent = |url: &str| {
+/// #     UrlConsentState::new(server.clone(), "Sign in to connect your calendar.", analyze(url), UrlContext::Request)
+/// # };
+/// let why = UrlContext::RequiredByTool { tool: "list_files".into(), step: 2, of: 3 };
+/// let mut s = UrlConsentState::new(server, "Authorize access", analyze("https://example.com/connect"), why);
+/// let shown = screen(&mut s, 80, 24);
+/// assert!(shown.contains("Tool needs a web page from server: demo"));
+/// assert!(shown.contains("Step 2 of 3: the tool \"list_files\" cannot run"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UrlContext {
     /// A URL-mode `elicitation/create` request.
@@ -67,6 +119,34 @@ pub enum UrlContext {
 }
 
 /// The consent screen's state.
+///
+/// ```
+/// # use mcp_elicit_core::url_safety::analyze;
+/// # use mcp_elicit_tui::{ServerIdentity, UrlChoice, UrlConsentState, UrlContext};
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # fn screen(s: &mut UrlConsentState, w: u16, h: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+/// #     s.render(buf.area, &mut buf);
+/// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+/// # let consent = |url: &str| {
+/// #     UrlConsentState::new(server.clone(), "Sign in to connect your calendar.", analyze(url), UrlContext::Request)
+/// # };
+/// let mut s = consent("https://mcp.example.com/connect?elicitationId=e1");
+/// s.set_elicitation_id("e1");
+/// assert_eq!(s.elicitation_id(), Some("e1"));
+/// assert!(s.can_open());
+/// assert_eq!(s.url(), Some("https://mcp.example.com/connect?elicitationId=e1"));
+/// // The focus starts on Copy, never on Open: a stray Enter opens nothing.
+/// assert_eq!(s.handle_key(key(KeyCode::Enter)), Some(UrlChoice::Copy));
+/// // Open takes a deliberate O.
+/// assert_eq!(s.handle_key(key(KeyCode::Char('o'))), Some(UrlChoice::Open));
+/// ```
 #[derive(Debug, Clone)]
 pub struct UrlConsentState {
     pub(crate) server: ServerIdentity,
@@ -132,6 +212,32 @@ impl UrlConsentState {
 
     /// Reports that [`UrlChoice::Open`] could not start a browser: the screen stays (no
     /// answer is sent), says why, and offers Copy and "I finished in my browser".
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::analyze;
+    /// # use mcp_elicit_tui::{ServerIdentity, UrlChoice, UrlConsentState, UrlContext};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # fn screen(s: &mut UrlConsentState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # let consent = |url: &str| {
+    /// #     UrlConsentState::new(server.clone(), "Sign in to connect your calendar.", analyze(url), UrlContext::Request)
+    /// # };
+    /// let mut s = consent("https://mcp.example.com/connect");
+    /// assert!(!s.offers_finished());
+    /// s.set_open_failed("no browser is configured (--browser none)");
+    /// assert!(s.offers_finished());
+    /// assert!(screen(&mut s, 80, 24).contains("Could not start a browser: no browser is configured"));
+    /// // The user opened the URL elsewhere and says so.
+    /// assert_eq!(s.handle_key(key(KeyCode::Char('f'))), Some(UrlChoice::Finished));
+    /// ```
     pub fn set_open_failed(&mut self, error: &str) {
         self.offer_finished = true;
         self.confirming = false;
@@ -165,6 +271,33 @@ impl UrlConsentState {
     /// Reports the result of a [`UrlChoice::Copy`]. The terminal is only asked to copy
     /// (OSC 52) and cannot say whether it did, so the screen says what was done, where
     /// else to find the URL, and offers "I finished in my browser".
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::analyze;
+    /// # use mcp_elicit_tui::{ServerIdentity, UrlChoice, UrlConsentState, UrlContext};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # fn screen(s: &mut UrlConsentState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # let consent = |url: &str| {
+    /// #     UrlConsentState::new(server.clone(), "Sign in to connect your calendar.", analyze(url), UrlContext::Request)
+    /// # };
+    /// let mut s = consent("https://example.com/");
+    /// assert_eq!(s.handle_key(key(KeyCode::Char('c'))), Some(UrlChoice::Copy));
+    /// s.set_copied(Ok(()));
+    /// assert!(screen(&mut s, 80, 24).contains("Asked your terminal to copy the URL (OSC 52)."));
+    /// // The focus moves to "I finished in my browser".
+    /// assert_eq!(s.handle_key(key(KeyCode::Enter)), Some(UrlChoice::Finished));
+    /// s.set_copied(Err("no terminal".into()));
+    /// assert!(screen(&mut s, 80, 24).contains("Could not copy the URL: no terminal"));
+    /// ```
     pub fn set_copied(&mut self, result: Result<(), String>) {
         self.offer_finished = true;
         self.status = Some(match result {
@@ -209,6 +342,45 @@ impl UrlConsentState {
     /// Handles one key. Keys: O open (twice when there are warnings), C copy, F "I
     /// finished in my browser" (after a copy or a failed open), D or Ctrl-D decline, Esc or Ctrl-C cancel, Ctrl-T toggles "stop asking this server",
     /// Tab/←/→ move between buttons, Enter/Space press the focused one, ↑/↓ scroll.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::url_safety::analyze;
+    /// # use mcp_elicit_tui::{ServerIdentity, UrlChoice, UrlConsentState, UrlContext};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # fn screen(s: &mut UrlConsentState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # let consent = |url: &str| {
+    /// #     UrlConsentState::new(server.clone(), "Sign in to connect your calendar.", analyze(url), UrlContext::Request)
+    /// # };
+    /// // A URL with warnings (plain http) needs O twice: the first shows how many there are.
+    /// let mut s = consent("http://example.com/");
+    /// assert_eq!(s.handle_key(key(KeyCode::Char('o'))), None);
+    /// assert!(screen(&mut s, 80, 24).contains("press O again to open it anyway"));
+    /// assert_eq!(s.handle_key(key(KeyCode::Char('o'))), Some(UrlChoice::Open));
+    ///
+    /// // A blocked URL is neither opened nor copied; declining still works.
+    /// let mut s = consent("javascript:alert(1)");
+    /// assert!(!s.can_open());
+    /// assert_eq!(s.url(), None);
+    /// assert_eq!(s.handle_key(key(KeyCode::Char('o'))), None);
+    /// assert_eq!(s.handle_key(key(KeyCode::Char('c'))), None);
+    /// assert!(screen(&mut s, 80, 24).contains("cannot be opened or copied"));
+    /// assert_eq!(s.handle_key(key(KeyCode::Char('d'))), Some(UrlChoice::Decline));
+    ///
+    /// // Tab moves between the buttons (Copy, then Decline), Enter presses.
+    /// let mut s = consent("https://example.com/");
+    /// s.handle_key(key(KeyCode::Tab));
+    /// assert!(screen(&mut s, 80, 30).contains("> < Decline (D) >"));
+    /// assert_eq!(s.handle_key(key(KeyCode::Enter)), Some(UrlChoice::Decline));
+    /// ```
     pub fn handle_key(&mut self, key: KeyEvent) -> Option<UrlChoice> {
         if !is_press(&key) {
             return None;

@@ -14,6 +14,30 @@ impl UrlConsentState {
     /// Draws the consent screen into `area`. The buttons (Open / Copy / Decline /
     /// Cancel, and "I finished in my browser" after a copy) are pinned below the
     /// scrolling body.
+    ///
+    /// ```
+    /// use mcp_elicit_core::url_safety::analyze;
+    /// use mcp_elicit_tui::{ServerIdentity, UrlConsentState, UrlContext};
+    /// use ratatui::{buffer::Buffer, layout::Rect};
+    ///
+    /// let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// let url = analyze("https://accounts.google.com.evil.com/login");
+    /// let mut s = UrlConsentState::new(server, "Sign in.", url, UrlContext::Request);
+    /// let mut buf = Buffer::empty(Rect::new(0, 0, 80, 24));
+    /// s.render(buf.area, &mut buf);
+    /// let rows: Vec<String> = (0..24u16)
+    ///     .map(|y| (0..80u16).map(|x| buf[(x, y)].symbol()).collect())
+    ///     .collect();
+    /// let has = |t: &str| rows.iter().any(|r| r.contains(t));
+    /// assert!(has("URL request from server: demo"));
+    /// // The registrable domain is named, and marked with carets right under the URL.
+    /// assert!(has("Domain (marked ^ above): evil.com"));
+    /// let at = rows.iter().position(|r| r.contains("https://accounts.google.com.evil.com/login")).unwrap();
+    /// assert_eq!(rows[at + 1].trim(), "^^^^^^^^");
+    /// // The buttons: focus on Copy, Open names the domain.
+    /// assert!(has("> < Copy URL (C) >"));
+    /// assert!(has("< Open evil.com (O) >"));
+    /// ```
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         let what = match self.context {
             UrlContext::Request => "URL request",

@@ -18,6 +18,25 @@ use crate::status::Progress;
 use crate::{text, theme};
 
 /// What the user chose while waiting.
+///
+/// ```
+/// # use std::time::Duration;
+/// # use mcp_elicit_tui::{ServerIdentity, WaitChoice, WaitingState};
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # fn screen(w: &mut WaitingState, elapsed: Duration, width: u16, height: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+/// #     w.render(elapsed, buf.area, &mut buf);
+/// #     (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+/// let mut w = WaitingState::new(server, "sign-in", vec!["el-1".into()], None);
+/// assert_eq!(w.handle_key(key(KeyCode::Char('r'))), Some(WaitChoice::RetryNow));
+/// assert_eq!(w.handle_key(key(KeyCode::Char('w'))), Some(WaitChoice::KeepWaiting));
+/// assert_eq!(w.handle_key(key(KeyCode::Char('q'))), Some(WaitChoice::Cancel));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WaitChoice {
     /// Retry the original request now (the interaction may have finished without a
@@ -39,6 +58,27 @@ pub(crate) enum WaitButton {
 
 /// State of the waiting view. Holds no clock: the host passes the elapsed time when
 /// drawing.
+///
+/// ```
+/// # use std::time::Duration;
+/// # use mcp_elicit_tui::{ServerIdentity, WaitChoice, WaitingState};
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # fn screen(w: &mut WaitingState, elapsed: Duration, width: u16, height: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+/// #     w.render(elapsed, buf.area, &mut buf);
+/// #     (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+/// let ids = vec!["el-1".to_string(), "el-2".to_string()];
+/// let mut w = WaitingState::new(server, "sign-in", ids, Some("example.com".into()));
+/// assert!(!w.complete("unknown")); // unknown ids are ignored
+/// assert!(!w.complete("el-1"));
+/// assert_eq!(w.pending(), ["el-2"]);
+/// assert!(w.complete("el-2")); // all done: the host moves on
+/// ```
 #[derive(Debug, Clone)]
 pub struct WaitingState {
     pub(crate) server: ServerIdentity,
@@ -68,6 +108,31 @@ const FRAMES: [&str; 4] = ["|", "/", "-", "\\"];
 
 impl WaitingState {
     /// Waiting for `pending` elicitations of `server` to complete.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_tui::{ServerIdentity, WaitChoice, WaitingState};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # fn screen(w: &mut WaitingState, elapsed: Duration, width: u16, height: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    /// #     w.render(elapsed, buf.area, &mut buf);
+    /// #     (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// let ids = vec!["el-1".to_string(), "el-2".to_string()];
+    /// let mut w = WaitingState::new(server, "sign-in", ids, Some("example.com".into()));
+    /// let s = screen(&mut w, Duration::from_secs(75), 80, 24);
+    /// assert!(s.contains("Waiting for completion from server: demo"));
+    /// assert!(s.contains("Elapsed: 1:15"));
+    /// assert!(s.contains("Page opened at: example.com"));
+    /// assert!(s.contains("Still pending: 2"));
+    /// assert!(s.contains("  - elicitation el-1"));
+    /// assert!(s.contains("> < Keep waiting (W) >")); // focused first
+    /// assert!(s.contains("< Retry now (R) >") && s.contains("< Cancel (Esc) >"));
+    /// ```
     pub fn new(
         server: ServerIdentity,
         what: impl Into<String>,
@@ -96,6 +161,32 @@ impl WaitingState {
     }
 
     /// Waiting for a running tool call: only Cancel is offered.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_tui::{ServerIdentity, WaitChoice, WaitingState};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # fn screen(w: &mut WaitingState, elapsed: Duration, width: u16, height: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    /// #     w.render(elapsed, buf.area, &mut buf);
+    /// #     (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// let mut w = WaitingState::call(server, "book");
+    /// let s = screen(&mut w, Duration::from_secs(3), 80, 24);
+    /// assert!(s.contains("Waiting for tool result from server: demo"));
+    /// assert!(s.contains("the tool \"book\" is running"));
+    /// assert!(s.contains("< Stop waiting (Esc) >") && !s.contains("Retry now"));
+    /// // A stray Enter (say, the one that started the call) stops nothing; R does nothing.
+    /// assert_eq!(w.handle_key(key(KeyCode::Enter)), None);
+    /// assert_eq!(w.handle_key(key(KeyCode::Char('r'))), None);
+    /// // Tab focuses Stop waiting, Enter presses it.
+    /// assert_eq!(w.handle_key(key(KeyCode::Tab)), None);
+    /// assert_eq!(w.handle_key(key(KeyCode::Enter)), Some(WaitChoice::Cancel));
+    /// ```
     pub fn call(server: ServerIdentity, tool: &str) -> Self {
         Self {
             server,
@@ -112,12 +203,53 @@ impl WaitingState {
     }
 
     /// Shows the latest progress reported by the server.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_tui::{ServerIdentity, WaitChoice, WaitingState};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # fn screen(w: &mut WaitingState, elapsed: Duration, width: u16, height: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    /// #     w.render(elapsed, buf.area, &mut buf);
+    /// #     (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// use mcp_elicit_tui::Progress;
+    /// let mut w = WaitingState::call(server, "copy_files");
+    /// w.set_progress(Progress { progress: 3.0, total: Some(4.0), message: Some("Copying".into()) });
+    /// let s = screen(&mut w, Duration::from_secs(9), 80, 24);
+    /// assert!(s.contains("Progress: [######################--------]  75% Copying"));
+    /// ```
     pub fn set_progress(&mut self, progress: Progress) {
         self.progress = Some(progress);
     }
 
     /// The call waits for browser steps (-32042) before it is retried: lists them as
     /// pending until their completion arrives.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_tui::{ServerIdentity, WaitChoice, WaitingState};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # fn screen(w: &mut WaitingState, elapsed: Duration, width: u16, height: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    /// #     w.render(elapsed, buf.area, &mut buf);
+    /// #     (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// let mut w = WaitingState::call(server, "connect");
+    /// w.waiting_for_steps("connect", vec!["el-1".into()]);
+    /// assert_eq!(w.pending(), ["el-1"]);
+    /// let s = screen(&mut w, Duration::from_secs(1), 200, 24);
+    /// assert!(s.contains("the tool \"connect\" is retried once your browser steps are complete"));
+    /// assert!(s.contains("Still pending: 1"));
+    /// ```
     pub fn waiting_for_steps(&mut self, tool: &str, pending: Vec<String>) {
         self.what = format!(
             "the tool \"{}\" is retried once your browser steps are complete",
@@ -129,11 +261,54 @@ impl WaitingState {
 
     /// What each pending elicitation is (the server's message and the domain, by id),
     /// listed instead of the raw ids.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_tui::{ServerIdentity, WaitChoice, WaitingState};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # fn screen(w: &mut WaitingState, elapsed: Duration, width: u16, height: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    /// #     w.render(elapsed, buf.area, &mut buf);
+    /// #     (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// let mut w = WaitingState::new(server, "sign-in", vec!["el-1".into()], None);
+    /// w.set_labels([("el-1".to_string(), "Sign in at example.com".to_string())].into());
+    /// let s = screen(&mut w, Duration::ZERO, 80, 24);
+    /// assert!(s.contains("  - Sign in at example.com"));
+    /// assert!(!s.contains("elicitation el-1"));
+    /// ```
     pub fn set_labels(&mut self, labels: std::collections::BTreeMap<String, String>) {
         self.labels = labels;
     }
 
     /// Marks the wait as overdue (shows a question instead of a plain spinner).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_tui::{ServerIdentity, WaitChoice, WaitingState};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # fn screen(w: &mut WaitingState, elapsed: Duration, width: u16, height: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    /// #     w.render(elapsed, buf.area, &mut buf);
+    /// #     (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// let mut w = WaitingState::new(server, "sign-in", vec!["el-1".into()], None);
+    /// w.set_stalled(true);
+    /// let s = screen(&mut w, Duration::from_secs(400), 80, 24);
+    /// assert!(s.contains("No completion notice has arrived yet."));
+    /// // Keep waiting answers the question.
+    /// assert_eq!(w.handle_key(key(KeyCode::Enter)), Some(WaitChoice::KeepWaiting));
+    /// let s = screen(&mut w, Duration::from_secs(401), 80, 24);
+    /// assert!(!s.contains("No completion notice has arrived yet."));
+    /// ```
     pub fn set_stalled(&mut self, stalled: bool) {
         self.stalled = stalled;
     }
@@ -153,6 +328,31 @@ impl WaitingState {
     /// Keys: R retry now, W keep waiting, Esc / Ctrl-C / Q cancel, Tab/←/→ choose a
     /// button, Enter/Space press it (Keep waiting has the focus first), ↑/↓/PgUp/PgDn
     /// scroll. While a call simply runs only Cancel (Stop waiting) exists.
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_tui::{ServerIdentity, WaitChoice, WaitingState};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # fn screen(w: &mut WaitingState, elapsed: Duration, width: u16, height: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    /// #     w.render(elapsed, buf.area, &mut buf);
+    /// #     (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// let mut w = WaitingState::new(server, "sign-in", vec!["el-1".into()], None);
+    /// // Keep waiting has the focus, so Enter keeps its meaning.
+    /// assert_eq!(w.handle_key(key(KeyCode::Enter)), Some(WaitChoice::KeepWaiting));
+    /// assert_eq!(w.handle_key(key(KeyCode::Char('r'))), Some(WaitChoice::RetryNow));
+    /// // Tab moves to Cancel, then round to Retry now.
+    /// assert_eq!(w.handle_key(key(KeyCode::Tab)), None);
+    /// assert_eq!(w.handle_key(key(KeyCode::Enter)), Some(WaitChoice::Cancel));
+    /// assert_eq!(w.handle_key(key(KeyCode::Tab)), None);
+    /// assert_eq!(w.handle_key(key(KeyCode::Char(' '))), Some(WaitChoice::RetryNow));
+    /// assert_eq!(w.handle_key(key(KeyCode::Esc)), Some(WaitChoice::Cancel));
+    /// ```
     pub fn handle_key(&mut self, key: KeyEvent) -> Option<WaitChoice> {
         if !is_press(&key) {
             return None;
@@ -192,6 +392,27 @@ impl WaitingState {
     }
 
     /// Draws the view; `elapsed` is how long we have waited (drives the spinner too).
+    ///
+    /// ```
+    /// # use std::time::Duration;
+    /// # use mcp_elicit_tui::{ServerIdentity, WaitChoice, WaitingState};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # fn screen(w: &mut WaitingState, elapsed: Duration, width: u16, height: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, width, height));
+    /// #     w.render(elapsed, buf.area, &mut buf);
+    /// #     (0..height).map(|y| (0..width).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// let mut w = WaitingState::new(server, "sign-in", vec!["el-1".into()], None);
+    /// let spinner = |s: &str| s.lines().find(|l| l.contains("Waiting for demo")).map(str::to_string);
+    /// let a = screen(&mut w, Duration::from_millis(1_000), 80, 24);
+    /// let b = screen(&mut w, Duration::from_millis(1_250), 80, 24);
+    /// assert!(a.contains("Elapsed: 0:01"));
+    /// assert_ne!(spinner(&a), spinner(&b)); // the spinner moves every 250 ms
+    /// ```
     pub fn render(&mut self, elapsed: Duration, area: Rect, buf: &mut Buffer) {
         let what = if self.retry {
             "Waiting for completion"
