@@ -13,6 +13,19 @@ use crate::keys::{ctrl, is_cancel, is_press};
 use crate::{text, theme};
 
 /// What the editor produced.
+///
+/// ```
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # use mcp_elicit_tui::json_editor::{JsonEditor, JsonOutcome};
+/// # use serde_json::json;
+/// let mut e = JsonEditor::new(r#"{"limit": 5}"#);
+/// let Some(JsonOutcome::Submit(args)) = e.handle_key(ctrl('s')) else { panic!("not sent") };
+/// assert_eq!(args, *json!({"limit": 5}).as_object().unwrap());
+/// assert_eq!(e.handle_key(key(KeyCode::Esc)), Some(JsonOutcome::Back));
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub enum JsonOutcome {
     /// A JSON object to send.
@@ -22,6 +35,23 @@ pub enum JsonOutcome {
 }
 
 /// Editor state: lines of text and a cursor (line, character index).
+///
+/// ```
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # use mcp_elicit_tui::json_editor::{JsonEditor, JsonOutcome};
+/// # use serde_json::json;
+/// // The cursor starts at the very beginning; → moves past "{", then typing inserts.
+/// let mut e = JsonEditor::new("{}");
+/// e.handle_key(key(KeyCode::Right));
+/// for c in r#""a": 1"#.chars() {
+///     e.handle_key(key(KeyCode::Char(c)));
+/// }
+/// e.handle_key(key(KeyCode::Enter)); // splits the line at the cursor
+/// assert_eq!(e.text(), "{\"a\": 1\n}");
+/// ```
 #[derive(Debug, Clone)]
 pub struct JsonEditor {
     pub(crate) lines: Vec<String>,
@@ -33,6 +63,17 @@ pub struct JsonEditor {
 
 impl JsonEditor {
     /// An editor holding `initial`.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # use mcp_elicit_tui::json_editor::{JsonEditor, JsonOutcome};
+    /// # use serde_json::json;
+    /// assert_eq!(JsonEditor::new("{\n  \"a\": 1\n}").text(), "{\n  \"a\": 1\n}");
+    /// assert_eq!(JsonEditor::new("").text(), ""); // one empty line
+    /// ```
     pub fn new(initial: &str) -> Self {
         let lines: Vec<String> = initial.lines().map(str::to_string).collect();
         let lines = if lines.is_empty() {
@@ -50,6 +91,19 @@ impl JsonEditor {
     }
 
     /// The text.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # use mcp_elicit_tui::json_editor::{JsonEditor, JsonOutcome};
+    /// # use serde_json::json;
+    /// let mut e = JsonEditor::new("[1]");
+    /// e.handle_key(key(KeyCode::End));
+    /// e.handle_key(key(KeyCode::Backspace));
+    /// assert_eq!(e.text(), "[1");
+    /// ```
     pub fn text(&self) -> String {
         self.lines.join("\n")
     }
@@ -66,6 +120,33 @@ impl JsonEditor {
 
     /// Keys: typing edits, Enter new line, arrows/Home/End move, Ctrl-S checks and sends
     /// (must be a JSON object), Esc / Ctrl-C goes back.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # use mcp_elicit_tui::json_editor::{JsonEditor, JsonOutcome};
+    /// # use serde_json::json;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # fn screen(s: &mut JsonEditor, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = s.render("Arguments for tool \"x\"", buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// // Not JSON: nothing is sent, and the error says where.
+    /// let mut e = JsonEditor::new("{\n  \"a\": \n}");
+    /// assert_eq!(e.handle_key(ctrl('s')), None);
+    /// assert!(screen(&mut e, 80, 24).contains("Error: Not valid JSON: line 3"));
+    /// // JSON, but not an object: refused too.
+    /// let mut e = JsonEditor::new("[1, 2]");
+    /// assert_eq!(e.handle_key(ctrl('s')), None);
+    /// assert!(screen(&mut e, 80, 24).contains("Tool arguments must be a JSON object"));
+    /// // Tab indents (two spaces) rather than moving the focus.
+    /// let mut e = JsonEditor::new("");
+    /// e.handle_key(key(KeyCode::Tab));
+    /// assert_eq!(e.text(), "  ");
+    /// ```
     pub fn handle_key(&mut self, key: KeyEvent) -> Option<JsonOutcome> {
         if !is_press(&key) {
             return None;
@@ -180,6 +261,21 @@ impl JsonEditor {
     }
 
     /// Draws the editor (no header: the caller draws it) and returns the cursor position.
+    ///
+    /// ```
+    /// use mcp_elicit_tui::json_editor::JsonEditor;
+    /// use ratatui::{buffer::Buffer, layout::Rect};
+    ///
+    /// let mut e = JsonEditor::new("{}");
+    /// let mut buf = Buffer::empty(Rect::new(0, 0, 80, 24));
+    /// let cursor = e.render("Arguments for tool \"x\"", buf.area, &mut buf).expect("cursor on screen");
+    /// let row = |y: u16| (0..80u16).map(|x| buf[(x, y)].symbol()).collect::<String>();
+    /// assert!(row(0).starts_with("Arguments for tool \"x\""));
+    /// // Line numbers in a gutter; the cursor sits on the first character of line 1.
+    /// assert!(row(cursor.y).starts_with("  1  {}"));
+    /// assert_eq!(cursor.x, 5);
+    /// assert!((0..24).any(|y| row(y).contains("< Check & run (Ctrl-S) >")));
+    /// ```
     pub fn render(&mut self, title: &str, area: Rect, buf: &mut Buffer) -> Option<Position> {
         let mut header = text::wrapped_lines(title, area.width, 0, theme::label());
         header.push(rule(area.width));

@@ -26,6 +26,16 @@ pub(crate) fn is_cancel(key: &KeyEvent) -> bool {
 }
 
 /// Builds a key press, for tests and for hosts replaying input.
+///
+/// ```
+/// use mcp_elicit_tui::keys::press;
+/// use ratatui::crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
+///
+/// let ctrl_s = press(KeyCode::Char('s'), KeyModifiers::CONTROL);
+/// assert_eq!(ctrl_s.kind, KeyEventKind::Press);
+/// assert_eq!(ctrl_s.code, KeyCode::Char('s'));
+/// assert!(ctrl_s.modifiers.contains(KeyModifiers::CONTROL));
+/// ```
 pub fn press(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
     KeyEvent::new(code, modifiers)
 }

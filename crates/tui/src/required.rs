@@ -15,6 +15,33 @@ use crate::url::render::finding_lines;
 use crate::{text, theme};
 
 /// One elicitation the tool requires.
+///
+/// ```
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # fn screen(s: &mut RequiredState, w: u16, h: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+/// #     let _ = s.render(buf.area, &mut buf);
+/// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// use mcp_elicit_core::url_safety::analyze;
+/// use mcp_elicit_tui::{RequiredItem, RequiredState};
+///
+/// let step = RequiredItem {
+///     message: "Pay the fee".into(),
+///     elicitation_id: "e2".into(),
+///     analysis: analyze("http://pay.example.net/checkout"),
+/// };
+/// let mut view = RequiredState::new(server, "book", vec![step]);
+/// let s = screen(&mut view, 80, 24);
+/// assert!(s.contains("1. Pay the fee"));
+/// assert!(s.contains("   Domain: example.net"));
+/// assert!(s.contains("Warning:")); // plain http, said in words
+/// ```
 #[derive(Debug, Clone)]
 pub struct RequiredItem {
     /// The server's message.
@@ -26,6 +53,34 @@ pub struct RequiredItem {
 }
 
 /// What the user chose.
+///
+/// ```
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+/// # use mcp_elicit_core::url_safety::analyze;
+/// # use mcp_elicit_tui::{RequiredChoice, RequiredItem, RequiredState};
+/// # let steps = vec![
+/// #     RequiredItem {
+/// #         message: "Authorize Example Co files".into(),
+/// #         elicitation_id: "e1".into(),
+/// #         analysis: analyze("https://mcp.example.com/connect?elicitationId=e1"),
+/// #     },
+/// #     RequiredItem {
+/// #         message: "Pay the fee".into(),
+/// #         elicitation_id: "e2".into(),
+/// #         analysis: analyze("http://pay.example.net/checkout"),
+/// #     },
+/// # ];
+/// let mut view = RequiredState::new(server, "list_files", steps);
+/// // Review each step has the focus; Tab moves to Cancel the call.
+/// assert_eq!(view.handle_key(key(KeyCode::Enter)), Some(RequiredChoice::Continue));
+/// assert_eq!(view.handle_key(key(KeyCode::Tab)), None);
+/// assert_eq!(view.handle_key(key(KeyCode::Enter)), Some(RequiredChoice::Cancel));
+/// assert_eq!(view.handle_key(key(KeyCode::Esc)), Some(RequiredChoice::Cancel));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RequiredChoice {
     /// Go through the consent screens one by one.
@@ -42,6 +97,40 @@ pub(crate) enum RequiredButton {
 }
 
 /// State of the -32042 view.
+///
+/// ```
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+/// # use mcp_elicit_core::url_safety::analyze;
+/// # use mcp_elicit_tui::{RequiredChoice, RequiredItem, RequiredState};
+/// # let steps = vec![
+/// #     RequiredItem {
+/// #         message: "Authorize Example Co files".into(),
+/// #         elicitation_id: "e1".into(),
+/// #         analysis: analyze("https://mcp.example.com/connect?elicitationId=e1"),
+/// #     },
+/// #     RequiredItem {
+/// #         message: "Pay the fee".into(),
+/// #         elicitation_id: "e2".into(),
+/// #         analysis: analyze("http://pay.example.net/checkout"),
+/// #     },
+/// # ];
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # fn screen(s: &mut RequiredState, w: u16, h: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+/// #     let _ = s.render(buf.area, &mut buf);
+/// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// let mut view = RequiredState::new(server, "list_files", steps);
+/// let s = screen(&mut view, 80, 30);
+/// assert!(s.contains("Tool needs browser steps from server: demo"));
+/// assert!(s.contains("The tool \"list_files\" cannot run until you complete 2 steps"));
+/// assert!(s.contains("1. Authorize Example Co files") && s.contains("2. Pay the fee"));
+/// assert!(s.contains("> < Review each step >") && s.contains("< Cancel the call (Esc) >"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct RequiredState {
     pub(crate) server: ServerIdentity,
@@ -54,6 +143,36 @@ pub struct RequiredState {
 
 impl RequiredState {
     /// The view for `tool`, which requires `items`.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use mcp_elicit_core::url_safety::analyze;
+    /// # use mcp_elicit_tui::{RequiredChoice, RequiredItem, RequiredState};
+    /// # let steps = vec![
+    /// #     RequiredItem {
+    /// #         message: "Authorize Example Co files".into(),
+    /// #         elicitation_id: "e1".into(),
+    /// #         analysis: analyze("https://mcp.example.com/connect?elicitationId=e1"),
+    /// #     },
+    /// #     RequiredItem {
+    /// #         message: "Pay the fee".into(),
+    /// #         elicitation_id: "e2".into(),
+    /// #         analysis: analyze("http://pay.example.net/checkout"),
+    /// #     },
+    /// # ];
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # fn screen(s: &mut RequiredState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// let mut view = RequiredState::new(server, "list_files", steps);
+    /// assert!(screen(&mut view, 80, 30).contains("   Domain: example.com"));
+    /// ```
     pub fn new(server: ServerIdentity, tool: impl Into<String>, items: Vec<RequiredItem>) -> Self {
         Self {
             server,
@@ -69,6 +188,34 @@ impl RequiredState {
 
     /// Keys: Enter/Space press the focused button (Review each step first), Tab/←/→
     /// choose, Esc / Ctrl-C cancel, ↑/↓/PgUp/PgDn scroll.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use mcp_elicit_core::url_safety::analyze;
+    /// # use mcp_elicit_tui::{RequiredChoice, RequiredItem, RequiredState};
+    /// # let steps = vec![
+    /// #     RequiredItem {
+    /// #         message: "Authorize Example Co files".into(),
+    /// #         elicitation_id: "e1".into(),
+    /// #         analysis: analyze("https://mcp.example.com/connect?elicitationId=e1"),
+    /// #     },
+    /// #     RequiredItem {
+    /// #         message: "Pay the fee".into(),
+    /// #         elicitation_id: "e2".into(),
+    /// #         analysis: analyze("http://pay.example.net/checkout"),
+    /// #     },
+    /// # ];
+    /// let mut view = RequiredState::new(server, "list_files", steps);
+    /// assert_eq!(view.handle_key(key(KeyCode::Down)), None); // scrolls
+    /// assert_eq!(view.handle_key(key(KeyCode::Right)), None); // to Cancel the call
+    /// assert_eq!(view.handle_key(key(KeyCode::Left)), None); // back to Review each step
+    /// assert_eq!(view.handle_key(key(KeyCode::Char(' '))), Some(RequiredChoice::Continue));
+    /// assert_eq!(view.handle_key(ctrl('c')), Some(RequiredChoice::Cancel));
+    /// ```
     pub fn handle_key(&mut self, key: KeyEvent) -> Option<RequiredChoice> {
         if !is_press(&key) {
             return None;
@@ -92,6 +239,43 @@ impl RequiredState {
     }
 
     /// Draws the view. The buttons are pinned below the scrolling list of steps.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use mcp_elicit_core::url_safety::analyze;
+    /// # use mcp_elicit_tui::{RequiredChoice, RequiredItem, RequiredState};
+    /// # let steps = vec![
+    /// #     RequiredItem {
+    /// #         message: "Authorize Example Co files".into(),
+    /// #         elicitation_id: "e1".into(),
+    /// #         analysis: analyze("https://mcp.example.com/connect?elicitationId=e1"),
+    /// #     },
+    /// #     RequiredItem {
+    /// #         message: "Pay the fee".into(),
+    /// #         elicitation_id: "e2".into(),
+    /// #         analysis: analyze("http://pay.example.net/checkout"),
+    /// #     },
+    /// # ];
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # fn screen(s: &mut RequiredState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// let many: Vec<RequiredItem> = (0..40).map(|i| RequiredItem { message: format!("Step {i}"), ..steps[0].clone() }).collect();
+    /// let mut view = RequiredState::new(server, "list_files", many);
+    /// let s = screen(&mut view, 80, 24);
+    /// assert!(s.contains("↓ more below") && s.contains("< Review each step >"));
+    /// for _ in 0..1_000 {
+    ///     view.handle_key(key(KeyCode::PageDown));
+    /// }
+    /// let s = screen(&mut view, 80, 24);
+    /// assert!(s.contains("40. Step 39") && s.contains("< Review each step >"));
+    /// ```
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         let mut header = self
             .server

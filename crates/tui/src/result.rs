@@ -14,6 +14,29 @@ use crate::server::ServerIdentity;
 use crate::{text, theme};
 
 /// One content block of a result.
+///
+/// ```
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # fn screen(s: &mut ResultView, w: u16, h: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+/// #     let _ = s.render(buf.area, &mut buf);
+/// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// # use mcp_elicit_tui::{ResultBlock, ResultView};
+/// let blocks = vec![
+///     ResultBlock::Text("Booked for 4.".into()),
+///     ResultBlock::Other("image (image/png, 10 bytes)".into()),
+/// ];
+/// let mut view = ResultView::new(server, "book", false, blocks, None);
+/// let s = screen(&mut view, 80, 24);
+/// assert!(s.contains("Booked for 4."));
+/// assert!(s.contains("[image (image/png, 10 bytes)]"));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ResultBlock {
     /// A text block.
@@ -24,6 +47,29 @@ pub enum ResultBlock {
 }
 
 /// A tool call's result as shown.
+///
+/// ```
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # fn screen(s: &mut ResultView, w: u16, h: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+/// #     let _ = s.render(buf.area, &mut buf);
+/// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// # use mcp_elicit_tui::{ResultBlock, ResultView};
+/// use serde_json::json;
+/// let text = vec![ResultBlock::Text("Booked.".into())];
+/// let mut view = ResultView::new(server, "book", false, text, Some(json!({"table": 12})));
+/// let s = screen(&mut view, 80, 24);
+/// assert!(s.contains("Result of tool \"book\" from server: demo"));
+/// assert!(s.contains("Success."));
+/// assert!(s.contains("Structured content:") && s.contains("\"table\": 12"));
+/// assert!(s.contains("> < Back to tools (Enter) >"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct ResultView {
     pub(crate) server: ServerIdentity,
@@ -38,6 +84,26 @@ pub struct ResultView {
 
 impl ResultView {
     /// A result of `tool`.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # fn screen(s: &mut ResultView, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # use mcp_elicit_tui::{ResultBlock, ResultView};
+    /// let blocks = vec![ResultBlock::Text("Out of tables.".into())];
+    /// let mut view = ResultView::new(server.clone(), "book", true, blocks, None);
+    /// assert!(screen(&mut view, 80, 24).contains("Error: the tool reported a failure."));
+    /// let mut empty = ResultView::new(server, "ping", false, vec![], None);
+    /// assert!(screen(&mut empty, 80, 24).contains("(no content)"));
+    /// ```
     pub fn new(
         server: ServerIdentity,
         tool: impl Into<String>,
@@ -58,6 +124,25 @@ impl ResultView {
 
     /// A call that did not run because of the user's own choice (they declined or
     /// cancelled a step it needs): said as such, not as a failure of the tool.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # fn screen(s: &mut ResultView, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # use mcp_elicit_tui::{ResultBlock, ResultView};
+    /// let mut view = ResultView::not_run(server, "book", "You declined the browser step.");
+    /// let s = screen(&mut view, 80, 24);
+    /// assert!(s.contains("The tool did not run.") && s.contains("You declined the browser step."));
+    /// assert!(!s.contains("Error"));
+    /// ```
     pub fn not_run(
         server: ServerIdentity,
         tool: impl Into<String>,
@@ -75,6 +160,24 @@ impl ResultView {
     }
 
     /// A failed call (JSON-RPC error, transport failure) shown the same way.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # fn screen(s: &mut ResultView, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # use mcp_elicit_tui::{ResultBlock, ResultView};
+    /// let mut view = ResultView::failure(server, "book", "the connection closed");
+    /// let s = screen(&mut view, 80, 24);
+    /// assert!(s.contains("Error: the tool reported a failure.") && s.contains("the connection closed"));
+    /// ```
     pub fn failure(
         server: ServerIdentity,
         tool: impl Into<String>,
@@ -90,6 +193,26 @@ impl ResultView {
     }
 
     /// Keys: ↑/↓/PageUp/PageDown scroll, Enter / Esc / Q close. Returns true to close.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # fn screen(s: &mut ResultView, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # use mcp_elicit_tui::{ResultBlock, ResultView};
+    /// let mut view = ResultView::failure(server, "book", "no");
+    /// assert!(!view.handle_key(key(KeyCode::Down))); // scrolling keeps it open
+    /// assert!(view.handle_key(key(KeyCode::Enter)));
+    /// assert!(view.handle_key(key(KeyCode::Esc)));
+    /// assert!(view.handle_key(key(KeyCode::Char('q'))));
+    /// ```
     pub fn handle_key(&mut self, key: KeyEvent) -> bool {
         if !is_press(&key) {
             return false;
@@ -109,6 +232,31 @@ impl ResultView {
     }
 
     /// Draws the result.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # fn screen(s: &mut ResultView, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # use mcp_elicit_tui::{ResultBlock, ResultView};
+    /// use serde_json::json;
+    /// let long = json!({"items": (0..40).collect::<Vec<_>>()});
+    /// let mut view = ResultView::new(server, "list", false, vec![], Some(long));
+    /// assert!(screen(&mut view, 80, 24).contains("↓ more below"));
+    /// for _ in 0..100 {
+    ///     view.handle_key(key(KeyCode::PageDown));
+    /// }
+    /// let s = screen(&mut view, 80, 24);
+    /// assert!(s.contains("↑ more above") && !s.contains("more below"));
+    /// assert!(s.contains("< Back to tools (Enter) >")); // pinned below the result
+    /// ```
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         let mut header = self.server.header_lines(
             &format!("Result of tool \"{}\"", text::one_line(&self.tool)),

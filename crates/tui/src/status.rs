@@ -11,6 +11,15 @@ use crate::chrome;
 use crate::{text, theme};
 
 /// Progress of a running request, as reported by the server.
+///
+/// ```
+/// use mcp_elicit_tui::Progress;
+///
+/// let known = Progress { progress: 3.0, total: Some(4.0), message: Some("Copying".into()) };
+/// assert_eq!(known.line(80).to_string(), "[######################--------]  75% Copying");
+/// let unknown = Progress { progress: 7.0, total: None, message: None };
+/// assert_eq!(unknown.line(80).to_string(), "Working: 7 done (total unknown)");
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
     /// `progress` (increases over time).
@@ -24,6 +33,19 @@ pub struct Progress {
 impl Progress {
     /// The progress line: a text bar with a percentage when the total is known (no colour
     /// needed to read it), else the count.
+    ///
+    /// ```
+    /// use mcp_elicit_tui::Progress;
+    ///
+    /// // The bar is at most 30 columns, fewer on a narrow screen; 100% only when done.
+    /// let almost = Progress { progress: 99.9, total: Some(100.0), message: None };
+    /// assert_eq!(almost.line(20).to_string(), "[###########-]  99%");
+    /// // Nonsense from a server (NaN, a zero total) draws without panicking.
+    /// let nan = Progress { progress: f64::NAN, total: Some(1.0), message: None };
+    /// assert_eq!(nan.line(20).to_string(), "[------------]   0%");
+    /// let zero = Progress { progress: 5.0, total: Some(0.0), message: None };
+    /// assert_eq!(zero.line(20).to_string(), "Working: 5 done (total unknown)");
+    /// ```
     pub fn line(&self, width: u16) -> Line<'static> {
         let msg = self
             .message
@@ -54,6 +76,30 @@ impl Progress {
 
 /// Recent notices (rate limits, refused URLs, completions), newest last, at most
 /// `capacity` kept.
+///
+/// ```
+/// use mcp_elicit_tui::NoticeBar;
+///
+/// // The default keeps the three latest notices.
+/// let mut bar = NoticeBar::default();
+/// assert!(bar.is_empty());
+/// for i in 1..=5 {
+///     bar.push(format!("request {i} was rate limited"));
+/// }
+/// let shown: Vec<String> = bar.lines(80).iter().map(|l| l.to_string()).collect();
+/// assert_eq!(
+///     shown,
+///     [
+///         "Notice: request 3 was rate limited",
+///         "Notice: request 4 was rate limited",
+///         "Notice: request 5 was rate limited",
+///     ]
+/// );
+/// assert_eq!(bar.height(80), 3);
+/// bar.clear();
+/// assert!(bar.is_empty());
+/// assert_eq!(bar.height(80), 0);
+/// ```
 #[derive(Debug, Clone)]
 pub struct NoticeBar {
     notices: VecDeque<String>,
@@ -97,11 +143,33 @@ impl NoticeBar {
     }
 
     /// Draws the bar into `area`.
+    ///
+    /// ```
+    /// use mcp_elicit_tui::NoticeBar;
+    /// use ratatui::{buffer::Buffer, layout::Rect};
+    ///
+    /// let mut bar = NoticeBar::default();
+    /// bar.push("the server cancelled a request");
+    /// let area = Rect::new(0, 0, 40, bar.height(40));
+    /// let mut buf = Buffer::empty(area);
+    /// bar.render(area, &mut buf);
+    /// let row: String = (0..40u16).map(|x| buf[(x, 0)].symbol()).collect();
+    /// assert_eq!(row.trim_end(), "Notice: the server cancelled a request");
+    /// ```
     pub fn render(&self, area: Rect, buf: &mut Buffer) {
         chrome::draw_lines(&self.lines(area.width), 0, area, buf);
     }
 
     /// How many lines the bar needs at `width`.
+    ///
+    /// ```
+    /// use mcp_elicit_tui::NoticeBar;
+    ///
+    /// let mut bar = NoticeBar::default();
+    /// bar.push("the server asked for a URL that was refused");
+    /// assert_eq!(bar.height(80), 1);
+    /// assert!(bar.height(20) > 1); // wrapped on a narrow screen
+    /// ```
     pub fn height(&self, width: u16) -> u16 {
         u16::try_from(self.lines(width).len()).unwrap_or(u16::MAX)
     }

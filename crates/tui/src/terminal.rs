@@ -8,6 +8,17 @@ use ratatui::DefaultTerminal;
 
 /// Checks that stdin and stdout are terminals. `command` names the subcommand for the
 /// message, which points to the non-interactive alternative.
+///
+/// ```
+/// use mcp_elicit_tui::terminal::require_tty;
+///
+/// // Under a test harness stdin or stdout is usually not a terminal; either way an error
+/// // points to the non-interactive command.
+/// if let Err(message) = require_tty("connect") {
+///     assert!(message.starts_with("mcp-elicit connect is interactive and needs a terminal"));
+///     assert!(message.contains("mcp-elicit call"));
+/// }
+/// ```
 pub fn require_tty(command: &str) -> Result<(), String> {
     let stdin = io::stdin().is_terminal();
     let stdout = io::stdout().is_terminal();
@@ -23,6 +34,14 @@ pub fn require_tty(command: &str) -> Result<(), String> {
 }
 
 /// The message shown when the interactive host cannot run.
+///
+/// ```
+/// use mcp_elicit_tui::terminal::not_a_terminal_message;
+///
+/// let m = not_a_terminal_message("demo", "stdout is not a terminal");
+/// assert!(m.starts_with("mcp-elicit demo is interactive and needs a terminal, but stdout is not a terminal."));
+/// assert!(m.contains("use `mcp-elicit call`"));
+/// ```
 pub fn not_a_terminal_message(command: &str, which: &str) -> String {
     format!(
         "mcp-elicit {command} is interactive and needs a terminal, but {which}. \

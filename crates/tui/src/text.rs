@@ -29,6 +29,16 @@ fn is_unsafe(c: char) -> bool {
 /// One line of untrusted text made safe to draw: every unsafe character (including
 /// newlines and tabs) becomes a visible `\u{…}` escape, except that tabs and newlines
 /// become a single space.
+///
+/// ```
+/// use std::borrow::Cow;
+/// use mcp_elicit_tui::text::one_line;
+///
+/// assert!(matches!(one_line("plain text"), Cow::Borrowed("plain text")));
+/// assert_eq!(one_line("red\u{1b}[31m"), "red\\u{1B}[31m");
+/// assert_eq!(one_line("txt\u{202E}exe.pdf"), "txt\\u{202E}exe.pdf");
+/// assert_eq!(one_line("two\nlines\tand a tab"), "two lines and a tab");
+/// ```
 pub fn one_line(s: &str) -> Cow<'_, str> {
     if !s.chars().any(is_unsafe) {
         return Cow::Borrowed(s);
@@ -46,6 +56,13 @@ pub fn one_line(s: &str) -> Cow<'_, str> {
 
 /// Untrusted multi-line text split into safe lines (`\r\n`, `\n` and `\r` end lines; tabs
 /// become four spaces; other unsafe characters become visible escapes).
+///
+/// ```
+/// use mcp_elicit_tui::text::safe_lines;
+///
+/// assert_eq!(safe_lines("a\r\nb\nc\rd"), ["a", "b", "c", "d"]);
+/// assert_eq!(safe_lines("\tx\u{7}"), ["    x\\u{7}"]);
+/// ```
 pub fn safe_lines(s: &str) -> Vec<String> {
     s.replace("\r\n", "\n")
         .split(['\n', '\r'])
@@ -54,6 +71,14 @@ pub fn safe_lines(s: &str) -> Vec<String> {
 }
 
 /// Wraps untrusted multi-line text to `width` columns (at least 1), safe to draw.
+///
+/// ```
+/// use mcp_elicit_tui::text::wrap;
+///
+/// assert_eq!(wrap("the quick brown fox", 10), ["the quick", "brown fox"]);
+/// assert_eq!(wrap("abcdefghij", 4), ["abcd", "efgh", "ij"]); // long words are broken
+/// assert_eq!(wrap("a\n\nb", 10), ["a", "", "b"]);
+/// ```
 pub fn wrap(s: &str, width: u16) -> Vec<String> {
     let width = usize::from(width.max(1));
     let mut out = Vec::new();
@@ -70,6 +95,15 @@ pub fn wrap(s: &str, width: u16) -> Vec<String> {
 
 /// Wraps untrusted text to `width` and styles every line the same, each line prefixed
 /// by `indent` spaces (counted inside `width`).
+///
+/// ```
+/// use mcp_elicit_tui::text::wrapped_lines;
+/// use ratatui::style::Style;
+///
+/// let lines = wrapped_lines("one two three", 9, 2, Style::new());
+/// let shown: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+/// assert_eq!(shown, ["  one two", "  three"]);
+/// ```
 pub fn wrapped_lines(s: &str, width: u16, indent: u16, style: Style) -> Vec<Line<'static>> {
     let pad = " ".repeat(usize::from(indent));
     wrap(s, width.saturating_sub(indent).max(1))
@@ -79,6 +113,14 @@ pub fn wrapped_lines(s: &str, width: u16, indent: u16, style: Style) -> Vec<Line
 }
 
 /// Display width of `s` in terminal columns.
+///
+/// ```
+/// use mcp_elicit_tui::text::width;
+///
+/// assert_eq!(width("abc"), 3);
+/// assert_eq!(width("日本"), 4); // wide characters take two columns
+/// assert_eq!(width("e\u{301}"), 1); // a combining mark takes none
+/// ```
 pub fn width(s: &str) -> usize {
     unicode_width::UnicodeWidthStr::width(s)
 }

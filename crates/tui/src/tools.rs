@@ -12,6 +12,31 @@ use crate::server::ServerIdentity;
 use crate::{text, theme};
 
 /// One tool as listed by `tools/list`.
+///
+/// ```
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+/// # use mcp_elicit_tui::{ToolEntry, ToolListChoice, ToolListState};
+/// # let tool = |name: &str| ToolEntry { name: name.into(), title: None, description: None };
+/// # use ratatui::{buffer::Buffer, layout::Rect};
+/// # fn screen(s: &mut ToolListState, w: u16, h: u16) -> String {
+/// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+/// #     let _ = s.render(buf.area, &mut buf);
+/// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+/// # }
+/// let book = ToolEntry {
+///     name: "book_table".into(),
+///     title: Some("Book a table".into()),
+///     description: Some("Reserves a table for tonight.".into()),
+/// };
+/// let mut list = ToolListState::new(server, None, vec![book]);
+/// let s = screen(&mut list, 80, 24);
+/// assert!(s.contains("> book_table — Book a table"));
+/// assert!(s.contains("    Reserves a table for tonight."));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolEntry {
     /// `name`.
@@ -23,6 +48,21 @@ pub struct ToolEntry {
 }
 
 /// What the user chose on the tool list.
+///
+/// ```
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+/// # use mcp_elicit_tui::{ToolEntry, ToolListChoice, ToolListState};
+/// # let tool = |name: &str| ToolEntry { name: name.into(), title: None, description: None };
+/// let mut list = ToolListState::new(server, None, vec![tool("a"), tool("b")]);
+/// assert_eq!(list.handle_key(key(KeyCode::Down)), None);
+/// assert_eq!(list.handle_key(key(KeyCode::Enter)), Some(ToolListChoice::Call(1)));
+/// assert_eq!(list.handle_key(ctrl('t')), Some(ToolListChoice::ToggleStopAsking));
+/// assert_eq!(list.handle_key(key(KeyCode::Char('q'))), Some(ToolListChoice::Quit));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolListChoice {
     /// Call the tool at this index.
@@ -34,6 +74,20 @@ pub enum ToolListChoice {
 }
 
 /// The tool list's state.
+///
+/// ```
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+/// # use mcp_elicit_tui::{ToolEntry, ToolListChoice, ToolListState};
+/// # let tool = |name: &str| ToolEntry { name: name.into(), title: None, description: None };
+/// let mut list = ToolListState::new(server, None, vec![tool("a"), tool("b"), tool("c")]);
+/// assert_eq!(list.tools().len(), 3);
+/// list.select(99); // kept inside the list
+/// assert_eq!(list.handle_key(key(KeyCode::Enter)), Some(ToolListChoice::Call(2)));
+/// ```
 #[derive(Debug, Clone)]
 pub struct ToolListState {
     pub(crate) server: ServerIdentity,
@@ -45,6 +99,29 @@ pub struct ToolListState {
 
 impl ToolListState {
     /// A list of `tools` offered by `server`, with the server's `instructions` if any.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use mcp_elicit_tui::{ToolEntry, ToolListChoice, ToolListState};
+    /// # let tool = |name: &str| ToolEntry { name: name.into(), title: None, description: None };
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # fn screen(s: &mut ToolListState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// let mut list = ToolListState::new(server.clone(), Some("Use a first.".into()), vec![tool("a")]);
+    /// let s = screen(&mut list, 80, 24);
+    /// assert!(s.contains("Tools from server: demo"));
+    /// assert!(s.contains("Server instructions:") && s.contains("  Use a first."));
+    /// let mut empty = ToolListState::new(server, None, vec![]);
+    /// assert!(screen(&mut empty, 80, 24).contains("This server offers no tools."));
+    /// assert_eq!(empty.handle_key(key(KeyCode::Enter)), None); // nothing to call
+    /// ```
     pub fn new(
         server: ServerIdentity,
         instructions: Option<String>,
@@ -60,16 +137,59 @@ impl ToolListState {
     }
 
     /// Selects the tool at `index` (kept inside the list).
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use mcp_elicit_tui::{ToolEntry, ToolListChoice, ToolListState};
+    /// # let tool = |name: &str| ToolEntry { name: name.into(), title: None, description: None };
+    /// let mut list = ToolListState::new(server, None, vec![tool("a"), tool("b")]);
+    /// list.select(1);
+    /// assert_eq!(list.handle_key(key(KeyCode::Enter)), Some(ToolListChoice::Call(1)));
+    /// ```
     pub fn select(&mut self, index: usize) {
         self.selected = index.min(self.tools.len().saturating_sub(1));
     }
 
     /// The tools.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use mcp_elicit_tui::{ToolEntry, ToolListChoice, ToolListState};
+    /// # let tool = |name: &str| ToolEntry { name: name.into(), title: None, description: None };
+    /// let list = ToolListState::new(server, None, vec![tool("a")]);
+    /// assert_eq!(list.tools()[0].name, "a");
+    /// ```
     pub fn tools(&self) -> &[ToolEntry] {
         &self.tools
     }
 
     /// Keys: ↑/↓ select, Enter call, Q / Esc / Ctrl-C quit.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use mcp_elicit_tui::{ToolEntry, ToolListChoice, ToolListState};
+    /// # let tool = |name: &str| ToolEntry { name: name.into(), title: None, description: None };
+    /// let mut list = ToolListState::new(server, None, vec![tool("a"), tool("b"), tool("c")]);
+    /// // Up from the first tool wraps to the last; Home and End jump.
+    /// list.handle_key(key(KeyCode::Up));
+    /// assert_eq!(list.handle_key(key(KeyCode::Enter)), Some(ToolListChoice::Call(2)));
+    /// list.handle_key(key(KeyCode::Home));
+    /// assert_eq!(list.handle_key(key(KeyCode::Enter)), Some(ToolListChoice::Call(0)));
+    /// assert_eq!(list.handle_key(key(KeyCode::Esc)), Some(ToolListChoice::Quit));
+    /// assert_eq!(list.handle_key(ctrl('c')), Some(ToolListChoice::Quit));
+    /// ```
     pub fn handle_key(&mut self, key: KeyEvent) -> Option<ToolListChoice> {
         if !is_press(&key) {
             return None;
@@ -93,6 +213,28 @@ impl ToolListState {
     }
 
     /// Draws the list.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use mcp_elicit_tui::{ToolEntry, ToolListChoice, ToolListState};
+    /// # let tool = |name: &str| ToolEntry { name: name.into(), title: None, description: None };
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # fn screen(s: &mut ToolListState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = s.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// let tools = (0..30).map(|i| tool(&format!("tool_{i}"))).collect();
+    /// let mut list = ToolListState::new(server, None, tools);
+    /// list.select(29);
+    /// // The selection is scrolled into view, and marked with `>`.
+    /// let s = screen(&mut list, 80, 24);
+    /// assert!(s.contains("> tool_29") && !s.contains("tool_0"));
+    /// ```
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         let mut header = self.server.header_lines("Tools", area.width);
         header.push(rule(area.width));

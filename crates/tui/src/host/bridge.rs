@@ -23,6 +23,12 @@ pub(crate) enum UiRequest {
 }
 
 /// The terminal host's [`ElicitationUi`]: forwards every prompt to the screen loop.
+///
+/// ```
+/// // Built by [`run`](crate::host::run) for its connection; what it is:
+/// fn is_a_ui<T: mcp_elicit_client::ElicitationUi + Clone + Send + Sync + 'static>() {}
+/// is_a_ui::<mcp_elicit_tui::host::TuiUi>();
+/// ```
 #[derive(Debug, Clone)]
 pub struct TuiUi {
     tx: mpsc::UnboundedSender<UiRequest>,

@@ -14,6 +14,15 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Which browser the host starts.
+///
+/// ```
+/// use std::path::PathBuf;
+/// use mcp_elicit_tui::host::BrowserChoice;
+///
+/// assert_eq!(BrowserChoice::default(), BrowserChoice::System);
+/// assert_eq!(BrowserChoice::parse("none"), BrowserChoice::None);
+/// assert_eq!(BrowserChoice::parse("firefox"), BrowserChoice::Program(PathBuf::from("firefox")));
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub enum BrowserChoice {
     /// The platform's launcher (`xdg-open`, `open`, `explorer`); on Linux and BSD only
@@ -29,6 +38,18 @@ pub enum BrowserChoice {
 
 impl BrowserChoice {
     /// Parses `--browser`: `none`, `system`, or a program.
+    ///
+    /// ```
+    /// use mcp_elicit_tui::host::BrowserChoice;
+    ///
+    /// assert_eq!(BrowserChoice::parse("system"), BrowserChoice::System);
+    /// assert_eq!(BrowserChoice::parse(""), BrowserChoice::System);
+    /// assert_eq!(BrowserChoice::parse("none"), BrowserChoice::None);
+    /// assert_eq!(
+    ///     BrowserChoice::parse("/usr/bin/lynx"),
+    ///     BrowserChoice::Program("/usr/bin/lynx".into())
+    /// );
+    /// ```
     pub fn parse(s: &str) -> Self {
         match s {
             "none" => Self::None,

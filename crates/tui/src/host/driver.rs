@@ -25,6 +25,19 @@ use super::{child, convert};
 use crate::terminal::{self, TerminalSession};
 
 /// How the host connects and what it declares.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_elicit_tui::host::{BrowserChoice, HostOptions};
+///
+/// // The defaults: both modes declared, the system browser, and Retry now offered after
+/// // 5 s without a completion notice (the client library's own default is 120 s).
+/// let options = HostOptions::default();
+/// assert!(options.modes.form && options.modes.url);
+/// assert_eq!(options.browser, BrowserChoice::System);
+/// assert_eq!(options.config.completion_timeout, Duration::from_secs(5));
+/// assert_eq!(options.config.prompt_timeout, Some(Duration::from_secs(600)));
+/// ```
 #[derive(Debug, Clone)]
 pub struct HostOptions {
     /// The elicitation modes to declare (form, URL or both).
@@ -53,6 +66,14 @@ impl Default for HostOptions {
 }
 
 /// Why the host stopped with an error.
+///
+/// ```
+/// use mcp_elicit_tui::host::HostError;
+///
+/// let e = HostError("cannot connect: connection refused".into());
+/// assert_eq!(e.to_string(), "cannot connect: connection refused");
+/// let _: &dyn std::error::Error = &e;
+/// ```
 #[derive(Debug)]
 pub struct HostError(pub String);
 
@@ -70,6 +91,18 @@ fn err(what: &str, e: impl std::fmt::Display) -> HostError {
 
 /// Connects to `target` and runs the interactive host on the real terminal until the
 /// user quits. The caller checks for a terminal first ([`terminal::require_tty`]).
+///
+/// ```
+/// use mcp_elicit_client::ServerTarget;
+/// use mcp_elicit_tui::host::{HostOptions, run};
+///
+/// // A server that cannot be started ends the host before any screen is drawn.
+/// let target: ServerTarget = "stdio:/nonexistent/mcp-server".parse().expect("a stdio target");
+/// let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+/// let e = runtime.block_on(run(&target, HostOptions::default())).unwrap_err();
+/// assert!(e.0.starts_with("cannot start the server: "), "{e}");
+/// assert!(e.0.contains("/nonexistent/mcp-server"), "{e}");
+/// ```
 pub async fn run(target: &ServerTarget, options: HostOptions) -> Result<(), HostError> {
     let (ui, ui_rx) = TuiUi::new(options.modes);
     // The screen starts the browser itself before consenting (see `browser`), so a

@@ -13,6 +13,32 @@ use crate::{text, theme};
 
 impl SignInConsentState {
     /// Draws the screen into `area`; the buttons are pinned below the scrolling body.
+    ///
+    /// ```
+    /// use mcp_elicit_tui::signin::{SignInConsentState, SignInReason, SignInRequest};
+    /// use ratatui::{buffer::Buffer, layout::Rect};
+    ///
+    /// let mut s = SignInConsentState::new(SignInRequest {
+    ///     server: "https://mcp.example.com/mcp".into(),
+    ///     issuer: "https://auth.example.com".into(),
+    ///     authorization_url: "https://auth.example.com/authorize?response_type=code".into(),
+    ///     redirect_uri: "http://127.0.0.1:49152/callback".into(),
+    ///     scopes: vec!["mcp".into()],
+    ///     reason: SignInReason::Required,
+    ///     kept: None,
+    /// });
+    /// let mut buf = Buffer::empty(Rect::new(0, 0, 80, 24));
+    /// s.render(buf.area, &mut buf);
+    /// let rows: Vec<String> = (0..24u16)
+    ///     .map(|y| (0..80u16).map(|x| buf[(x, y)].symbol()).collect())
+    ///     .collect();
+    /// let has = |t: &str| rows.iter().any(|r| r.contains(t));
+    /// assert!(has("Sign-in for MCP server: https://mcp.example.com/mcp"));
+    /// // Focus on Copy, never on the button that opens the browser.
+    /// assert!(has("> < Copy URL (C) >"));
+    /// assert!(has("< Sign in at example.com (O) >"));
+    /// assert!(has("< Cancel (Esc) >"));
+    /// ```
     pub fn render(&mut self, area: Rect, buf: &mut Buffer) {
         let mut header = text::wrapped_lines(
             &format!(

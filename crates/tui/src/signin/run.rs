@@ -17,6 +17,14 @@ use crate::host::driver::spawn_input;
 use crate::terminal::{self, TerminalSession};
 
 /// Why the screen ended without the sign-in finishing.
+///
+/// ```
+/// use mcp_elicit_tui::signin::SignInAbort;
+///
+/// assert_eq!(SignInAbort::Cancelled.to_string(), "sign-in cancelled");
+/// let no_tty = SignInAbort::Terminal("stdin is not a terminal".into());
+/// assert_eq!(no_tty.to_string(), "cannot show the sign-in screen: stdin is not a terminal");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SignInAbort {
     /// The user cancelled (or the input ended).
