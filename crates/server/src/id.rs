@@ -32,6 +32,15 @@ pub struct ElicitationId(String);
 
 impl ElicitationId {
     /// A fresh id from the OS random number generator.
+    ///
+    /// ```
+    /// use mcp_elicit_server::ElicitationId;
+    ///
+    /// let ids: std::collections::HashSet<String> =
+    ///     (0..100).map(|_| ElicitationId::generate().map(|id| id.to_string())).collect::<Result<_, _>>()?;
+    /// assert_eq!(ids.len(), 100);
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn generate() -> Result<Self, Error> {
         let mut bytes = [0u8; ID_BYTES];
         OsRng.try_fill_bytes(&mut bytes).map_err(|e| {
@@ -49,6 +58,15 @@ impl ElicitationId {
     }
 
     /// The id as sent on the wire.
+    ///
+    /// ```
+    /// use mcp_elicit_server::ElicitationId;
+    ///
+    /// let id = ElicitationId::generate()?;
+    /// assert_eq!(id.as_str(), id.to_string());
+    /// assert_eq!(format!("{id:?}"), format!("ElicitationId({})", id.as_str()));
+    /// # Ok::<(), mcp_elicit_server::Error>(())
+    /// ```
     pub fn as_str(&self) -> &str {
         &self.0
     }

@@ -56,10 +56,27 @@ pub struct Principal {
 }
 
 /// The issuer recorded for [`Principal::local_user`].
+///
+/// ```
+/// use mcp_elicit_server::{LOCAL_ISSUER, Principal};
+///
+/// assert_eq!(LOCAL_ISSUER, "local-os-user");
+/// assert_eq!(Principal::local_user("ada").issuer(), LOCAL_ISSUER);
+/// // Only the issuer tells a local user apart; it is not a URL, so no validated token
+/// // carries it.
+/// assert_eq!(Principal::authenticated(LOCAL_ISSUER, "ada"), Principal::local_user("ada"));
+/// ```
 pub const LOCAL_ISSUER: &str = "local-os-user";
 
 impl Principal {
     /// The subject (`sub`) of a token issued by `issuer`, after the token was validated.
+    ///
+    /// ```
+    /// use mcp_elicit_server::Principal;
+    ///
+    /// let user = Principal::authenticated("https://auth.example.com", "user-42");
+    /// assert_eq!((user.issuer(), user.subject()), ("https://auth.example.com", "user-42"));
+    /// ```
     pub fn authenticated(issuer: impl Into<String>, subject: impl Into<String>) -> Self {
         Self {
             issuer: issuer.into(),
@@ -68,6 +85,14 @@ impl Principal {
     }
 
     /// The user running the server process (stdio and loopback development).
+    ///
+    /// ```
+    /// use mcp_elicit_server::Principal;
+    ///
+    /// let me = Principal::local_user("alice");
+    /// assert!(me.is_local());
+    /// assert_ne!(me, Principal::authenticated("https://auth.example.com", "alice"));
+    /// ```
     pub fn local_user(name: impl Into<String>) -> Self {
         Self {
             issuer: LOCAL_ISSUER.into(),
@@ -111,16 +136,35 @@ impl Principal {
     }
 
     /// Who issued the identity (`local-os-user` for [`Principal::local_user`]).
+    ///
+    /// ```
+    /// use mcp_elicit_server::{LOCAL_ISSUER, Principal};
+    ///
+    /// assert_eq!(Principal::local_user("alice").issuer(), LOCAL_ISSUER);
+    /// ```
     pub fn issuer(&self) -> &str {
         &self.issuer
     }
 
     /// The subject within its issuer.
+    ///
+    /// ```
+    /// use mcp_elicit_server::Principal;
+    ///
+    /// assert_eq!(Principal::local_user("alice").subject(), "alice");
+    /// ```
     pub fn subject(&self) -> &str {
         &self.subject
     }
 
     /// Whether this is a local OS user rather than a token subject.
+    ///
+    /// ```
+    /// use mcp_elicit_server::Principal;
+    ///
+    /// assert!(Principal::local_user("alice").is_local());
+    /// assert!(!Principal::authenticated("https://auth.example.com", "alice").is_local());
+    /// ```
     pub fn is_local(&self) -> bool {
         self.issuer == LOCAL_ISSUER
     }
@@ -239,6 +283,12 @@ pub struct SessionKey(String);
 
 impl SessionKey {
     /// A key from its stored form.
+    ///
+    /// ```
+    /// use mcp_elicit_server::SessionKey;
+    ///
+    /// assert_eq!(SessionKey::from_stored("mcp-session:abc").as_str(), "mcp-session:abc");
+    /// ```
     pub fn from_stored(text: impl Into<String>) -> Self {
         Self(text.into())
     }

@@ -65,6 +65,17 @@ pub use transport::LeanTransport;
 
 /// Settings of a [`LeanSessionManager`]. [`LeanSessionConfig::default`] gives rmcp's
 /// defaults.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_elicit_server::LeanSessionConfig;
+///
+/// let c = LeanSessionConfig::default();
+/// assert_eq!(c.keep_alive, Some(Duration::from_secs(300)));
+/// assert_eq!(c.sse_retry, Some(Duration::from_secs(3)));
+/// assert_eq!(c.completed_replay_ttl, Duration::from_secs(60));
+/// assert_eq!(c.replay_capacity, 16);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct LeanSessionConfig {
@@ -93,6 +104,17 @@ impl Default for LeanSessionConfig {
 
 impl LeanSessionConfig {
     /// The same with `keep_alive`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit_server::LeanSessionConfig;
+    ///
+    /// let never = LeanSessionConfig::default().with_keep_alive(None);
+    /// assert_eq!(never.keep_alive, None);
+    /// assert_eq!(never.replay_capacity, LeanSessionConfig::default().replay_capacity);
+    /// let short = LeanSessionConfig::default().with_keep_alive(Some(Duration::from_secs(10)));
+    /// assert_eq!(short.keep_alive, Some(Duration::from_secs(10)));
+    /// ```
     pub fn with_keep_alive(mut self, keep_alive: Option<Duration>) -> Self {
         self.keep_alive = keep_alive;
         self
@@ -126,6 +148,29 @@ impl Inner {
 
 /// rmcp's `SessionManager` without a task or channels per session (the module docs
 /// of `lean_sessions` say why). Cheap to share behind an `Arc`.
+///
+/// Sessions are made and ended through rmcp's `SessionManager` trait (as rmcp's HTTP
+/// service does on `initialize` and `DELETE`):
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use mcp_elicit_server::{LeanSessionConfig, LeanSessionManager};
+/// use rmcp::transport::streamable_http_server::session::SessionManager as _;
+///
+/// let sessions = LeanSessionManager::new(LeanSessionConfig::default());
+/// assert!(sessions.is_empty());
+/// let (id, _transport) = sessions.create_session().await?;
+/// assert_eq!(sessions.len(), 1);
+/// assert_eq!(sessions.session_ids(), [id.clone()]);
+/// assert!(sessions.has_session(&id).await?);
+///
+/// sessions.close_session(&id).await?;
+/// assert!(sessions.is_empty());
+/// assert!(!sessions.has_session(&id).await?);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct LeanSessionManager {
     inner: Arc<Inner>,
@@ -139,6 +184,14 @@ impl Default for LeanSessionManager {
 
 impl LeanSessionManager {
     /// A manager with no session yet.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{LeanSessionConfig, LeanSessionManager};
+    ///
+    /// let sessions = LeanSessionManager::new(LeanSessionConfig::default().with_keep_alive(None));
+    /// assert!(sessions.is_empty());
+    /// assert_eq!(sessions.config().keep_alive, None);
+    /// ```
     pub fn new(config: LeanSessionConfig) -> Self {
         LeanSessionManager {
             inner: Arc::new(Inner {
@@ -150,11 +203,32 @@ impl LeanSessionManager {
     }
 
     /// Its settings.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{LeanSessionConfig, LeanSessionManager};
+    ///
+    /// assert_eq!(LeanSessionManager::default().config(), &LeanSessionConfig::default());
+    /// ```
     pub fn config(&self) -> &LeanSessionConfig {
         &self.inner.config
     }
 
     /// How many sessions are open.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use mcp_elicit_server::LeanSessionManager;
+    /// use rmcp::transport::streamable_http_server::session::SessionManager as _;
+    ///
+    /// let sessions = LeanSessionManager::default();
+    /// assert_eq!(sessions.len(), 0);
+    /// let (_a, _ta) = sessions.create_session().await?;
+    /// let (_b, _tb) = sessions.create_session().await?;
+    /// assert_eq!(sessions.len(), 2);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn len(&self) -> usize {
         self.inner
             .sessions
@@ -164,11 +238,43 @@ impl LeanSessionManager {
     }
 
     /// Whether no session is open.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use mcp_elicit_server::LeanSessionManager;
+    /// use rmcp::transport::streamable_http_server::session::SessionManager as _;
+    ///
+    /// let sessions = LeanSessionManager::default();
+    /// assert!(sessions.is_empty());
+    /// let (_id, _transport) = sessions.create_session().await?;
+    /// assert!(!sessions.is_empty());
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The ids of the open sessions.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use mcp_elicit_server::LeanSessionManager;
+    /// use rmcp::transport::streamable_http_server::session::SessionManager as _;
+    ///
+    /// let sessions = LeanSessionManager::default();
+    /// let (a, _ta) = sessions.create_session().await?;
+    /// let (b, _tb) = sessions.create_session().await?;
+    /// let mut ids = sessions.session_ids();
+    /// ids.sort();
+    /// let mut expected = vec![a, b];
+    /// expected.sort();
+    /// assert_eq!(ids, expected);
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn session_ids(&self) -> Vec<SessionId> {
         self.inner
             .sessions

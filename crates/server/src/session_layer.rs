@@ -16,6 +16,17 @@ use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager
 use crate::lean_sessions::LeanSessionManager;
 
 /// The session layer of `/mcp`.
+///
+/// ```
+/// use mcp_elicit_server::SessionLayer;
+///
+/// assert_eq!(SessionLayer::default(), SessionLayer::Rmcp);
+/// assert_eq!("lean".parse::<SessionLayer>(), Ok(SessionLayer::Lean));
+/// assert!("Lean".parse::<SessionLayer>().is_err());
+/// for layer in [SessionLayer::Rmcp, SessionLayer::Lean] {
+///     assert_eq!(layer.name().parse::<SessionLayer>(), Ok(layer));
+/// }
+/// ```
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SessionLayer {
@@ -29,6 +40,13 @@ pub enum SessionLayer {
 
 impl SessionLayer {
     /// Its name on the command line (`rmcp`, `lean`).
+    ///
+    /// ```
+    /// use mcp_elicit_server::SessionLayer;
+    ///
+    /// assert_eq!(SessionLayer::Rmcp.name(), "rmcp");
+    /// assert_eq!(SessionLayer::Lean.name(), "lean");
+    /// ```
     pub fn name(self) -> &'static str {
         match self {
             SessionLayer::Rmcp => "rmcp",
@@ -50,6 +68,31 @@ impl std::str::FromStr for SessionLayer {
 }
 
 /// What the session limits and the 404 middleware need of a session manager.
+///
+/// Both session managers are one:
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+/// use mcp_elicit_server::{LeanSessionManager, SessionDirectory};
+/// use rmcp::transport::streamable_http_server::session::SessionManager as _;
+/// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+///
+/// let lean = Arc::new(LeanSessionManager::default());
+/// let (id, _transport) = lean.create_session().await?;
+/// let directory: Arc<dyn SessionDirectory> = lean;
+/// assert_eq!(directory.live_ids().await, [id.clone()]);
+/// assert!(directory.contains(&id).await);
+/// directory.end(&id).await;
+/// assert!(!directory.contains(&id).await);
+/// assert!(directory.live_ids().await.is_empty());
+///
+/// let rmcp_sessions: Arc<dyn SessionDirectory> = Arc::new(LocalSessionManager::default());
+/// assert!(!rmcp_sessions.contains(&id).await);
+/// # Ok(())
+/// # }
+/// ```
 pub trait SessionDirectory: Send + Sync + 'static {
     /// The ids of the live sessions.
     fn live_ids(&self) -> BoxFuture<'_, Vec<SessionId>>;
@@ -95,6 +138,32 @@ impl SessionDirectory for LeanSessionManager {
 
 /// [`unknown_session_404`](crate::unknown_session_404) over any [`SessionDirectory`]
 /// (`axum::middleware::from_fn_with_state(directory, unknown_session_404_in)`).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+/// use axum::body::Body;
+/// use axum::http::{Request, StatusCode};
+/// use axum::routing::delete;
+/// use mcp_elicit_server::{LeanSessionManager, SessionDirectory, unknown_session_404_in};
+/// use rmcp::transport::streamable_http_server::session::SessionManager as _;
+/// use tower::ServiceExt as _;
+///
+/// let lean = Arc::new(LeanSessionManager::default());
+/// let (id, _transport) = lean.create_session().await?;
+/// let directory: Arc<dyn SessionDirectory> = lean;
+/// let app = axum::Router::new()
+///     .route("/mcp", delete(|| async { StatusCode::ACCEPTED }))
+///     .layer(axum::middleware::from_fn_with_state(directory, unknown_session_404_in));
+///
+/// let unknown = Request::delete("/mcp").header("mcp-session-id", "no-such").body(Body::empty())?;
+/// assert_eq!(app.clone().oneshot(unknown).await?.status(), StatusCode::NOT_FOUND);
+/// let live = Request::delete("/mcp").header("mcp-session-id", &*id).body(Body::empty())?;
+/// assert_eq!(app.oneshot(live).await?.status(), StatusCode::ACCEPTED);
+/// # Ok(())
+/// # }
+/// ```
 pub async fn unknown_session_404_in(
     State(directory): State<Arc<dyn SessionDirectory>>,
     request: Request,
@@ -118,6 +187,15 @@ pub async fn unknown_session_404_in(
 /// [`LeanSessionManager`](crate::LeanSessionManager) with sessions kept alive as long as
 /// [`ElicitationConfig::session_keep_alive`](crate::ElicitationConfig::session_keep_alive)
 /// says, as [`session_manager`](crate::session_manager) does for rmcp's.
+///
+/// ```
+/// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy, Principal, lean_session_manager};
+///
+/// let config = ElicitationConfig::new(IdentityPolicy::LocalUser(Principal::local_user("a")));
+/// let sessions = lean_session_manager(&config);
+/// assert_eq!(sessions.config().keep_alive, Some(config.session_keep_alive()));
+/// assert!(sessions.is_empty());
+/// ```
 pub fn lean_session_manager(config: &crate::ElicitationConfig) -> Arc<LeanSessionManager> {
     Arc::new(LeanSessionManager::new(
         crate::LeanSessionConfig::default().with_keep_alive(Some(config.session_keep_alive())),

@@ -47,6 +47,23 @@ const MAX_PROBE_BYTES: usize = 64 * 1024 * 1024;
 
 /// Limits of sessions and of the requests in progress. [`SessionLimits::default`] gives
 /// the documented defaults.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_elicit_server::SessionLimits;
+///
+/// let l = SessionLimits::default();
+/// assert_eq!(l.max_requests_per_session, 32);
+/// assert_eq!(l.max_requests_per_user, 256);
+/// assert_eq!(l.max_sessions_per_user, 256);
+/// assert_eq!(l.unused_session_timeout, Duration::from_secs(30));
+/// assert_eq!(l.session_idle_timeout, Duration::from_secs(5 * 60));
+///
+/// // `#[non_exhaustive]`: change the defaults field by field.
+/// let mut strict = SessionLimits::default();
+/// strict.max_sessions_per_user = 4;
+/// assert_ne!(strict, l);
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct SessionLimits {
@@ -218,6 +235,20 @@ impl SessionGuard {
     /// carry no [`Principal`] (local mode); without one, such requests are not limited
     /// here (an authentication layer in front refuses them). Idle sessions are closed
     /// by a task started with the first request, until `ct` is cancelled.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_elicit_server::{LeanSessionManager, SessionGuard, SessionLimits};
+    /// use tokio_util::sync::CancellationToken;
+    ///
+    /// let guard = SessionGuard::new(
+    ///     SessionLimits::default(),
+    ///     Arc::new(LeanSessionManager::default()),
+    ///     None, // every request carries a Principal (an authentication layer in front)
+    ///     CancellationToken::new(),
+    /// );
+    /// assert_eq!(guard.sessions(), 0);
+    /// ```
     pub fn new(
         limits: SessionLimits,
         manager: Arc<impl SessionDirectory>,
@@ -237,6 +268,21 @@ impl SessionGuard {
     }
 
     /// How many sessions this guard tracks (live and not yet closed).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use mcp_elicit_server::{LeanSessionManager, SessionGuard, SessionLimits};
+    /// use tokio_util::sync::CancellationToken;
+    ///
+    /// let guard = SessionGuard::new(
+    ///     SessionLimits::default(),
+    ///     Arc::new(LeanSessionManager::default()),
+    ///     None,
+    ///     CancellationToken::new(),
+    /// );
+    /// // Only sessions whose `initialize` went through the guard are tracked.
+    /// assert_eq!(guard.sessions(), 0);
+    /// ```
     pub fn sessions(&self) -> usize {
         self.shared.table().sessions.len()
     }
@@ -417,6 +463,48 @@ fn refuse(limit: &str, value: usize, secs: u64) -> Response {
 /// (`axum::middleware::from_fn_with_state(guard, enforce)`; at the crate root as
 /// `enforce_session_limits`), inside any authentication layer (it reads the request's
 /// [`Principal`]). [`Elicitations::router`](crate::Elicitations::router) installs it.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use std::sync::Arc;
+/// use axum::body::Body;
+/// use axum::http::{Request, StatusCode};
+/// use axum::routing::post;
+/// use mcp_elicit_server::{
+///     LeanSessionManager, Principal, SessionGuard, SessionLimits, enforce_session_limits,
+/// };
+/// use tokio_util::sync::CancellationToken;
+/// use tower::ServiceExt as _;
+///
+/// let mut limits = SessionLimits::default();
+/// limits.max_requests_per_user = 0;
+/// let guard = SessionGuard::new(
+///     limits,
+///     Arc::new(LeanSessionManager::default()),
+///     Some(Principal::local_user("ada")),
+///     CancellationToken::new(),
+/// );
+/// let app = axum::Router::new()
+///     .route("/mcp", post(|| async { StatusCode::ACCEPTED }))
+///     .layer(axum::middleware::from_fn_with_state(guard, enforce_session_limits));
+/// let rpc = |body: &'static str| Request::post("/mcp").body(Body::from(body));
+///
+/// // A JSON-RPC request over the cap: 429, Retry-After, a -32000 naming the limit.
+/// let response = app.clone().oneshot(rpc(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)?).await?;
+/// assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+/// assert_eq!(response.headers()["retry-after"], "1");
+/// let body = axum::body::to_bytes(response.into_body(), usize::MAX).await?;
+/// let error: serde_json::Value = serde_json::from_slice(&body)?;
+/// assert_eq!(error["error"]["code"], -32000);
+/// assert_eq!(error["error"]["data"]["limit"], "max_requests_per_user");
+///
+/// // Notifications (and responses to the server's requests) are never refused.
+/// let note = rpc(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)?;
+/// assert_eq!(app.oneshot(note).await?.status(), StatusCode::ACCEPTED);
+/// # Ok(())
+/// # }
+/// ```
 pub async fn enforce(State(guard): State<SessionGuard>, request: Request, next: Next) -> Response {
     guard.start_reaper();
     let shared = &guard.shared;

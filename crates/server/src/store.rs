@@ -46,6 +46,17 @@ pub trait Clock: Send + Sync + 'static {
 }
 
 /// The system clock.
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::SystemTime;
+/// use mcp_elicit_server::{Clock, SystemClock};
+///
+/// let before = SystemTime::now();
+/// let clock: Arc<dyn Clock> = Arc::new(SystemClock);
+/// let now = clock.now();
+/// assert!(now >= before && now <= SystemTime::now());
+/// ```
 #[derive(Debug, Clone, Copy, Default)]
 pub struct SystemClock;
 

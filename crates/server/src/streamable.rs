@@ -22,6 +22,10 @@ use crate::respond::Edge;
 use crate::session_limits::{SessionGuard, enforce};
 
 /// The path [`Elicitations::router`] serves MCP on.
+///
+/// ```
+/// assert_eq!(mcp_elicit_server::MCP_PATH, "/mcp");
+/// ```
 pub const MCP_PATH: &str = "/mcp";
 
 /// The session header of Streamable HTTP.
@@ -51,6 +55,14 @@ pub fn session_manager(config: &ElicitationConfig) -> Arc<LocalSessionManager> {
 
 impl Elicitations {
     /// [`session_manager`] for this registry's configuration.
+    ///
+    /// ```
+    /// use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy};
+    ///
+    /// let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::Authenticated));
+    /// let sessions = hub.session_manager();
+    /// assert_eq!(sessions.session_config.keep_alive, Some(hub.config().session_keep_alive()));
+    /// ```
     pub fn session_manager(&self) -> Arc<LocalSessionManager> {
         session_manager(self.config())
     }
@@ -187,6 +199,32 @@ impl Elicitations {
 /// Found, as the Streamable HTTP transport requires of requests naming a session that
 /// does not exist (rmcp 3.11 answers 202 and does nothing). [`Elicitations::router`]
 /// installs it.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use axum::body::Body;
+/// use axum::http::{Request, StatusCode};
+/// use axum::routing::delete;
+/// use mcp_elicit_server::{ElicitationConfig, IdentityPolicy, session_manager, unknown_session_404};
+/// use tower::ServiceExt as _;
+///
+/// let manager = session_manager(&ElicitationConfig::new(IdentityPolicy::Authenticated));
+/// let app = axum::Router::new()
+///     .route("/mcp", delete(|| async { StatusCode::ACCEPTED }))
+///     .layer(axum::middleware::from_fn_with_state(manager, unknown_session_404));
+///
+/// let request = Request::delete("/mcp").header("mcp-session-id", "no-such").body(Body::empty())?;
+/// let response = app.clone().oneshot(request).await?;
+/// assert_eq!(response.status(), StatusCode::NOT_FOUND);
+/// let body = axum::body::to_bytes(response.into_body(), usize::MAX).await?;
+/// assert_eq!(serde_json::from_slice::<serde_json::Value>(&body)?["error"]["code"], -32600);
+/// // Without a session header it is none of this layer's business.
+/// let request = Request::delete("/mcp").body(Body::empty())?;
+/// assert_eq!(app.oneshot(request).await?.status(), StatusCode::ACCEPTED);
+/// # Ok(())
+/// # }
+/// ```
 pub async fn unknown_session_404(
     State(manager): State<Arc<LocalSessionManager>>,
     request: Request,
