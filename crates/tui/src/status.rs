@@ -117,6 +117,15 @@ impl Default for NoticeBar {
 
 impl NoticeBar {
     /// Adds a notice (untrusted parts are escaped when drawn).
+    ///
+    /// ```
+    /// use mcp_elicit_tui::NoticeBar;
+    ///
+    /// let mut bar = NoticeBar::default();
+    /// bar.push("from \u{1b}[31mevil");
+    /// assert!(!bar.is_empty());
+    /// assert_eq!(bar.lines(80)[0].to_string(), "Notice: from \\u{1B}[31mevil");
+    /// ```
     pub fn push(&mut self, notice: impl Into<String>) {
         self.notices.push_back(notice.into());
         while self.notices.len() > self.capacity {
@@ -125,16 +134,44 @@ impl NoticeBar {
     }
 
     /// Removes every notice.
+    ///
+    /// ```
+    /// use mcp_elicit_tui::NoticeBar;
+    ///
+    /// let mut bar = NoticeBar::default();
+    /// bar.push("rate limited");
+    /// bar.clear();
+    /// assert!(bar.is_empty() && bar.lines(80).is_empty());
+    /// ```
     pub fn clear(&mut self) {
         self.notices.clear();
     }
 
     /// Whether there is nothing to show.
+    ///
+    /// ```
+    /// use mcp_elicit_tui::NoticeBar;
+    ///
+    /// let mut bar = NoticeBar::default();
+    /// assert!(bar.is_empty());
+    /// bar.push("a completion arrived");
+    /// assert!(!bar.is_empty());
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.notices.is_empty()
     }
 
     /// The lines to draw, each starting with the word "Notice".
+    ///
+    /// ```
+    /// use mcp_elicit_tui::NoticeBar;
+    ///
+    /// let mut bar = NoticeBar::default();
+    /// bar.push("the server's request was cancelled after 10 minutes");
+    /// let lines: Vec<String> = bar.lines(30).iter().map(|l| l.to_string()).collect();
+    /// assert_eq!(lines[0], "Notice: the server's request");
+    /// assert!(lines.len() > 1 && lines.iter().all(|l| l.chars().count() <= 30));
+    /// ```
     pub fn lines(&self, width: u16) -> Vec<Line<'static>> {
         self.notices
             .iter()

@@ -57,6 +57,33 @@ pub enum SignInReason {
 
 /// What the screen shows. Every string may come from a server and is drawn through
 /// [`crate::text`].
+///
+/// ```
+/// # use mcp_elicit_tui::keys::press;
+/// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+/// # let key = |code| press(code, KeyModifiers::NONE);
+/// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+/// # use mcp_elicit_tui::signin::{SignInChoice, SignInConsentState, SignInReason, SignInRequest};
+/// # let request = SignInRequest {
+/// #     server: "https://mcp.example.com/mcp".into(),
+/// #     issuer: "https://auth.example.com".into(),
+/// #     authorization_url: "https://auth.example.com/authorize?response_type=code".into(),
+/// #     redirect_uri: "http://127.0.0.1:49152/callback".into(),
+/// #     scopes: vec!["mcp".into()],
+/// #     reason: SignInReason::Required,
+/// #     kept: None,
+/// # };
+/// // The browser must come back to this machine: any other redirect is blocked.
+/// let elsewhere = SignInRequest { redirect_uri: "https://evil.example/callback".into(), ..request.clone() };
+/// let mut s = SignInConsentState::new(elsewhere);
+/// assert!(s.is_blocked());
+/// assert_eq!(s.url(), None);
+/// assert_eq!(s.handle_key(key(KeyCode::Char('o'))), None); // never opened...
+/// assert_eq!(s.handle_key(key(KeyCode::Char('c'))), None); // ...nor copied
+/// assert_eq!(s.handle_key(key(KeyCode::Enter)), Some(SignInChoice::Cancel)); // focus is on Cancel
+/// // A loopback redirect on the authorization server's own host is fine.
+/// assert!(!SignInConsentState::new(request).is_blocked());
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SignInRequest {
     /// The MCP server's URL (the resource the tokens are for).
@@ -206,6 +233,32 @@ impl SignInConsentState {
     }
 
     /// Reports whether [`SignInChoice::Open`] started a browser.
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # use mcp_elicit_tui::signin::{SignInChoice, SignInConsentState, SignInReason, SignInRequest};
+    /// # let request = SignInRequest {
+    /// #     server: "https://mcp.example.com/mcp".into(),
+    /// #     issuer: "https://auth.example.com".into(),
+    /// #     authorization_url: "https://auth.example.com/authorize?response_type=code".into(),
+    /// #     redirect_uri: "http://127.0.0.1:49152/callback".into(),
+    /// #     scopes: vec!["mcp".into()],
+    /// #     reason: SignInReason::Required,
+    /// #     kept: None,
+    /// # };
+    /// let mut s = SignInConsentState::new(request);
+    /// assert_eq!(s.url(), Some("https://auth.example.com/authorize?response_type=code"));
+    /// assert_eq!(s.handle_key(key(KeyCode::Char('o'))), Some(SignInChoice::Open));
+    /// assert!(!s.is_waiting());
+    /// s.set_opened(Ok(()));
+    /// assert!(s.is_waiting()); // now waiting for the browser to come back
+    /// assert_eq!(s.handle_key(key(KeyCode::Char('o'))), None); // opened once is enough
+    /// assert_eq!(s.handle_key(key(KeyCode::Char('c'))), Some(SignInChoice::Copy)); // still copyable
+    /// assert_eq!(s.handle_key(key(KeyCode::Esc)), Some(SignInChoice::Cancel));
+    /// ```
     pub fn set_opened(&mut self, result: Result<(), String>) {
         self.confirming = false;
         match result {
@@ -231,6 +284,27 @@ impl SignInConsentState {
 
     /// Reports the result of a [`SignInChoice::Copy`] (OSC 52: the terminal cannot say
     /// whether it copied).
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # use mcp_elicit_tui::signin::{SignInChoice, SignInConsentState, SignInReason, SignInRequest};
+    /// # let request = SignInRequest {
+    /// #     server: "https://mcp.example.com/mcp".into(),
+    /// #     issuer: "https://auth.example.com".into(),
+    /// #     authorization_url: "https://auth.example.com/authorize?response_type=code".into(),
+    /// #     redirect_uri: "http://127.0.0.1:49152/callback".into(),
+    /// #     scopes: vec!["mcp".into()],
+    /// #     reason: SignInReason::Required,
+    /// #     kept: None,
+    /// # };
+    /// let mut s = SignInConsentState::new(request);
+    /// assert_eq!(s.handle_key(key(KeyCode::Enter)), Some(SignInChoice::Copy)); // focus starts on Copy
+    /// s.set_copied(Err("no terminal".into()));
+    /// assert!(s.is_waiting()); // the user may still open it by hand
+    /// ```
     pub fn set_copied(&mut self, result: Result<(), String>) {
         self.waiting = true;
         self.status = Some(match result {

@@ -315,12 +315,30 @@ impl WaitingState {
 
     /// Marks one elicitation as completed; returns whether all are done. Unknown ids are
     /// ignored, as the specification requires.
+    ///
+    /// ```
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use mcp_elicit_tui::WaitingState;
+    /// let mut w = WaitingState::new(server, "sign-in", vec!["a".into(), "b".into()], None);
+    /// assert!(!w.complete("a"));
+    /// assert!(!w.complete("a")); // twice is the same as once
+    /// assert!(!w.complete("zzz")); // not ours: ignored
+    /// assert!(w.complete("b"));
+    /// ```
     pub fn complete(&mut self, elicitation_id: &str) -> bool {
         self.pending.retain(|p| p != elicitation_id);
         self.pending.is_empty()
     }
 
     /// Elicitations still pending.
+    ///
+    /// ```
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use mcp_elicit_tui::WaitingState;
+    /// let mut w = WaitingState::new(server, "sign-in", vec!["a".into(), "b".into()], None);
+    /// w.complete("a");
+    /// assert_eq!(w.pending(), ["b"]);
+    /// ```
     pub fn pending(&self) -> &[String] {
         &self.pending
     }
