@@ -294,6 +294,13 @@ impl SessionKey {
     }
 
     /// The stored form.
+    ///
+    /// ```
+    /// use mcp_elicit_server::SessionKey;
+    ///
+    /// let key = SessionKey::from_stored("mcp-session:abc");
+    /// assert_eq!(key.as_str(), "mcp-session:abc");
+    /// ```
     pub fn as_str(&self) -> &str {
         &self.0
     }

@@ -44,6 +44,48 @@ pub enum Revision {
 impl Revision {
     /// The revision of `ctx`: the one [`Edge`](crate::Edge) recorded, else the
     /// request's own protocol version (its `_meta`, or the session's).
+    ///
+    /// In a handler behind [`Edge`](crate::Edge) (hidden: an rmcp client over an in-memory
+    /// pipe, on the protocol version it asks for by default):
+    ///
+    /// ```
+    /// # use mcp_elicit_server::rmcp::model::*;
+    /// # use mcp_elicit_server::rmcp::service::RequestContext;
+    /// # use mcp_elicit_server::rmcp::{ClientHandler, ErrorData, RoleServer, ServerHandler, ServiceExt};
+    /// use mcp_elicit_server::{Edge, Revision, Stop, respond, text};
+    ///
+    /// struct Server;
+    /// impl ServerHandler for Server {
+    ///     fn get_info(&self) -> ServerConfig {
+    ///         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+    ///     }
+    ///     async fn call_tool(&self, _: CallToolRequestParams, ctx: RequestContext<RoleServer>)
+    ///         -> Result<CallToolResponse, ErrorData> {
+    ///         respond(Ok::<_, Stop>(text(format!("{:?}", Revision::of(&ctx)))))
+    ///     }
+    /// }
+    /// # struct Client;
+    /// # impl ClientHandler for Client {
+    /// #     fn get_info(&self) -> ClientConfig {
+    /// #         ClientConfig::new(ClientCapabilities::default(), Implementation::new("client", "0"))
+    /// #     }
+    /// # }
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    /// # tokio::spawn(async move {
+    /// #     if let Ok(running) = Edge::new(Server).serve(server_io).await {
+    /// #         let _ = running.waiting().await;
+    /// #     }
+    /// # });
+    /// # let client = Client.serve(client_io).await?;
+    /// let result = client.call_tool(CallToolRequestParams::new("which")).await?;
+    /// let version = client.peer_info().ok_or("no server info")?.protocol_version.clone();
+    /// let expected = Revision::of_version(Some(&version));
+    /// assert_eq!(result.content[0].as_text().map(|t| t.text.clone()), Some(format!("{expected:?}")));
+    /// # Ok(())
+    /// # }
+    /// ```
     pub fn of(ctx: &RequestContext<RoleServer>) -> Revision {
         if let Some(r) = ctx.extensions.get::<Revision>() {
             return *r;
