@@ -248,6 +248,31 @@ impl Problems {
 impl FormState {
     /// A form for `schema`, requested by `server`, with every field prefilled from its
     /// default.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_tui::{FormOutcome, FormPurpose, FormState, FormStep, ServerIdentity};
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::{buffer::Buffer, layout::Rect};
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # use serde_json::json;
+    /// # fn screen(form: &mut FormState, w: u16, h: u16) -> String {
+    /// #     let mut buf = Buffer::empty(Rect::new(0, 0, w, h));
+    /// #     let _ = form.render(buf.area, &mut buf);
+    /// #     (0..h).map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect::<String>() + "\n").collect()
+    /// # }
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// // A form without fields starts on the Submit button: Enter reviews, Enter sends `{}`.
+    /// let empty = Schema::parse(&json!({"type": "object", "properties": {}})).expect("a flat form schema");
+    /// let purpose = FormPurpose::Elicitation { message: "Confirm?".into() };
+    /// let mut form = FormState::new(server, purpose, empty);
+    /// assert!(screen(&mut form, 80, 24).contains("This form has no fields."));
+    /// assert_eq!(form.handle_key(key(KeyCode::Enter)), None);
+    /// assert_eq!(form.step(), FormStep::Review);
+    /// assert_eq!(form.handle_key(key(KeyCode::Enter)), Some(FormOutcome::Accept(Default::default())));
+    /// ```
     pub fn new(server: ServerIdentity, purpose: FormPurpose, schema: Schema) -> Self {
         let fields: Vec<Field> = schema
             .properties()

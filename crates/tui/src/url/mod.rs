@@ -167,6 +167,22 @@ pub struct UrlConsentState {
 
 impl UrlConsentState {
     /// A consent screen for `analysis` (from [`mcp_elicit_core::url_safety::analyze`]).
+    ///
+    /// ```
+    /// # use mcp_elicit_tui::keys::press;
+    /// # use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+    /// # let key = |code| press(code, KeyModifiers::NONE);
+    /// # let ctrl = |c| press(KeyCode::Char(c), KeyModifiers::CONTROL);
+    /// # let server = mcp_elicit_tui::ServerIdentity { name: "demo".into(), ..Default::default() };
+    /// # use mcp_elicit_core::url_safety::analyze;
+    /// # use mcp_elicit_tui::{UrlChoice, UrlConsentState, UrlContext};
+    /// // On a blocked URL the focus starts on Decline, and only Decline / Cancel exist.
+    /// let mut s = UrlConsentState::new(server, "Open this", analyze("data:text/html,hi"), UrlContext::Request);
+    /// assert!(!s.can_open());
+    /// assert_eq!(s.handle_key(key(KeyCode::Enter)), Some(UrlChoice::Decline));
+    /// s.handle_key(key(KeyCode::Tab));
+    /// assert_eq!(s.handle_key(key(KeyCode::Enter)), Some(UrlChoice::Cancel));
+    /// ```
     pub fn new(
         server: ServerIdentity,
         message: impl Into<String>,
