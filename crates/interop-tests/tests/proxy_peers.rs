@@ -33,6 +33,10 @@ fn ts_v2_behind_the_proxy() -> (Process, Process, String) {
         format!("http://127.0.0.1:{port}/mcp").into(),
         "--listen".into(),
         format!("127.0.0.1:{proxy_port}").into(),
+        // The SDK v2 server also accepts initialize (its legacy shim): make the proxy
+        // speak 2026-07-28 to it, so that its rounds are what the v1 client gets.
+        "--upstream-protocol".into(),
+        "2026-07-28".into(),
     ];
     let proxy = start_http_server(&argv, proxy_port, "mcp-elicit-proxy");
     (

@@ -179,17 +179,21 @@ async fn proxy_in_front_of(
         .expect("start the proxy")
 }
 
-/// The reference server's `demo_url` through the proxy: on 2026-07-28 upstream the URL
-/// round becomes a URL `elicitation/create` with the proxy's own id, the call stays open
-/// until the page is finished, and the client gets the completion notification for that
-/// id; pinned to 2025-11-25 the reference server's own id and flow reach the client.
+/// The reference server's `demo_url` through the proxy: told to speak 2026-07-28 upstream,
+/// the URL round becomes a URL `elicitation/create` with the proxy's own id, the call
+/// stays open until the page is finished, and the client gets the completion notification
+/// for that id; on its default (2025-11-25 with a server that accepts `initialize`) the
+/// reference server's own id and flow reach the client.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_url_round_of_a_2026_upstream_reaches_a_2025_client_with_its_completion() {
     let (server, upstream) = tokio::task::spawn_blocking(start_reference)
         .await
         .expect("start");
     let base = upstream.trim_end_matches("/mcp").to_owned();
-    let (proxy, url) = proxy_in_front_of(upstream.clone(), &[]).await;
+    // The reference server speaks both revisions: the proxy speaks the client's unless
+    // told otherwise.
+    let (proxy, url) =
+        proxy_in_front_of(upstream.clone(), &["--upstream-protocol", "2026-07-28"]).await;
     let mut client = TestClient::new(json!({}), true);
     client.finish_pages = Some(base.clone());
     let (result, text) = client.call(&url, "demo_url").await;
@@ -215,8 +219,9 @@ async fn a_url_round_of_a_2026_upstream_reaches_a_2025_client_with_its_completio
     assert!(!log.contains("Example Co"), "{log}");
     drop(proxy);
 
-    // The same server through a proxy pinned to 2025-11-25: the server's own flow.
-    let (proxy, url) = proxy_in_front_of(upstream, &["--upstream-protocol", "2025-11-25"]).await;
+    // The same server through a proxy on its default (the clients' revision, 2025-11-25,
+    // since the server accepts initialize): the server's own flow, nothing translated.
+    let (proxy, url) = proxy_in_front_of(upstream, &[]).await;
     let client = TestClient::new(json!({}), true);
     let (_, text) = client.call(&url, "demo_url").await;
     assert!(text.contains("You agreed to open the page"), "{text}");

@@ -35,7 +35,20 @@ async fn blocking_call(
 #[test]
 fn a_form_of_the_reference_server_is_forwarded_and_its_answer_reaches_it() {
     let (_server, upstream) = start_reference();
-    let (proxy, url) = start_proxy(&upstream, &[]);
+    // On the default (the clients' revision) and bridged from 2026-07-28.
+    for (extra, revision) in [
+        (&[][..], "revision=2025-11-25"),
+        (
+            &["--upstream-protocol", "2026-07-28"][..],
+            "revision=2026-07-28",
+        ),
+    ] {
+        form_through_the_proxy(&upstream, extra, revision);
+    }
+}
+
+fn form_through_the_proxy(upstream: &str, extra: &[&str], revision: &str) {
+    let (proxy, url) = start_proxy(upstream, extra);
     let dir = tempfile::tempdir().expect("dir");
     let answers = dir.path().join("answers.json");
     std::fs::write(
@@ -60,11 +73,11 @@ fn a_form_of_the_reference_server_is_forwarded_and_its_answer_reaches_it() {
         proxy.log()
     );
     assert!(out.status.success(), "{out:?}");
-    // Logged without content: the mode and the number of fields, not the values. The
-    // reference server speaks 2026-07-28: its input round reached this 2025-11-25 client
-    // as an elicitation/create (the revision bridge).
+    // Logged without content: the mode and the number of fields, not the values. On
+    // 2026-07-28 the server's input round reached this 2025-11-25 client as an
+    // elicitation/create (the revision bridge).
     let log = proxy.log();
-    assert!(log.contains("revision=2026-07-28"), "{log}");
+    assert!(log.contains(revision), "{log}");
     assert!(log.contains("forwarding an elicitation"), "{log}");
     assert!(!log.contains("Ada"), "{log}");
 }

@@ -227,7 +227,8 @@ impl ServerHandler for Session {
             url = modes.url,
             "client connected to the proxy"
         );
-        self.link.set_downstream(context.peer.clone(), modes);
+        self.link
+            .set_downstream(context.peer.clone(), modes, request.capabilities.clone());
         if self.link.upstream().is_none() {
             let service =
                 upstream::connect(&self.target, &self.link, self.link.proxy.upstream_protocol)
@@ -405,6 +406,15 @@ impl ServerHandler for Session {
             .complete(request)
             .await
             .map_err(service_error)
+    }
+
+    async fn on_roots_list_changed(
+        &self,
+        _context: rmcp::service::NotificationContext<RoleServer>,
+    ) {
+        if let Some(upstream) = self.link.upstream() {
+            let _ = upstream.notify_roots_list_changed().await;
+        }
     }
 
     async fn set_level(

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use mcp_elicit_client::rate_limit::RateLimiter;
 use mcp_elicit_client::{ProtocolChoice, RawRequests};
 use mcp_elicit_core::message::Capability;
-use rmcp::model::{ProgressToken, RequestId};
+use rmcp::model::{ClientCapabilities, ProgressToken, RequestId};
 use rmcp::{Peer, RoleClient, RoleServer};
 
 use super::policy::Policy;
@@ -77,6 +77,8 @@ pub(crate) struct Link {
 #[derive(Debug, Default)]
 struct LinkState {
     capability: Capability,
+    /// Everything the client declared (sampling and roots are declared upstream as is).
+    client_capabilities: ClientCapabilities,
     downstream: Option<Peer<RoleServer>>,
     upstream: Option<Peer<RoleClient>>,
     calls: Vec<Call>,
@@ -108,11 +110,23 @@ impl Link {
         }
     }
 
-    /// Records the downstream client's peer and declared modes (at `initialize`).
-    pub(crate) fn set_downstream(&self, peer: Peer<RoleServer>, capability: Capability) {
+    /// Records the downstream client's peer, declared modes and capabilities (at
+    /// `initialize`).
+    pub(crate) fn set_downstream(
+        &self,
+        peer: Peer<RoleServer>,
+        capability: Capability,
+        client_capabilities: ClientCapabilities,
+    ) {
         let mut s = lock(&self.state);
         s.downstream = Some(peer);
         s.capability = capability;
+        s.client_capabilities = client_capabilities;
+    }
+
+    /// What the downstream client declared.
+    pub(crate) fn client_capabilities(&self) -> ClientCapabilities {
+        lock(&self.state).client_capabilities.clone()
     }
 
     /// The downstream client's declared modes.

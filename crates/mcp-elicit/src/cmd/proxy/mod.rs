@@ -10,8 +10,9 @@
 //!
 //! Each downstream session (Streamable HTTP at `/mcp`, or one client on stdio) gets its
 //! own upstream connection (a stdio upstream: its own child process), so one user's
-//! elicitations never reach another's client. Clients speak 2025-11-25 to the proxy; the
-//! upstream 2026-07-28 when it offers it (`--upstream-protocol`), else 2025-11-25.
+//! elicitations never reach another's client. Clients speak 2025-11-25 to the proxy, and
+//! so does the upstream when it accepts `initialize`; one that speaks only 2026-07-28 (or
+//! any upstream with `--upstream-protocol 2026-07-28`) is bridged.
 //!
 //! - [`policy`]: the rules (secret-asking forms, the schema subset, the server URL policy,
 //!   answers validated, a per-user rate limit), on by default, logged without content.
@@ -82,10 +83,10 @@ pub(crate) struct ProxyArgs {
     /// requests arriving while an earlier one is unanswered count.
     #[arg(long, value_name = "off|BURST/SECONDS", default_value = "5/10", value_parser = RateLimit::parse)]
     rate_limit: RateLimit,
-    /// The revision offered to the upstream: `auto` (2026-07-28 when it offers it, else
-    /// 2025-11-25), `2025-11-25` or `2026-07-28`. Clients speak 2025-11-25 to the proxy
-    /// either way: a 2026-07-28 upstream's input rounds become `elicitation/create`
-    /// requests on the call's stream.
+    /// The revision spoken to the upstream: `auto` (2025-11-25, the clients' revision,
+    /// when the upstream accepts `initialize`, else 2026-07-28), `2025-11-25` or
+    /// `2026-07-28`. Clients speak 2025-11-25 to the proxy either way: a 2026-07-28
+    /// upstream's input rounds become `elicitation/create` requests on the call's stream.
     #[arg(
         long,
         value_name = "auto|2025-11-25|2026-07-28",

@@ -13,11 +13,12 @@ use mcp_elicit_core::message::{
     Capability, CompleteNotification, CreateResult, INVALID_PARAMS, METHOD_COMPLETE, METHOD_CREATE,
 };
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, CustomNotification, CustomRequest, CustomResult,
-    ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorCode, ErrorData,
-    FormElicitationCapability, Implementation, LoggingMessageNotificationParam,
-    ProgressNotificationParam, ProtocolVersion, RequestId, ResourceUpdatedNotificationParam,
-    ServerNotification, ServerRequest, UrlElicitationCapability,
+    ClientCapabilities, ClientConfig, ClientResult, CreateMessageRequest,
+    CreateMessageRequestParams, CreateMessageResult, CustomNotification, CustomRequest,
+    CustomResult, ElicitRequestParams, ElicitResult, ElicitationCapability, ErrorCode, ErrorData,
+    FormElicitationCapability, GetExtensions, Implementation, ListRootsRequest, ListRootsResult,
+    LoggingMessageNotificationParam, ProgressNotificationParam, ProtocolVersion, RequestId,
+    ResourceUpdatedNotificationParam, ServerNotification, ServerRequest, UrlElicitationCapability,
 };
 use rmcp::service::{
     ClientLifecycleMode, ClientServiceExt, NotificationContext, OriginatingRequestId,
@@ -43,22 +44,34 @@ pub(crate) struct Upstream {
 /// A connected upstream.
 pub(crate) type UpstreamService = RunningService<RoleClient, Upstream>;
 
-/// Connects to `target` speaking `protocol` (by default `Auto`: 2026-07-28 when the
-/// upstream offers it, else 2025-11-25), declaring form and URL mode (the proxy can
-/// answer URL requests for clients without URL mode with the fallback). An upstream
-/// whose `server/discover` lists only revisions with `initialize` is connected to again
-/// (a new process or HTTP client) with `initialize`.
+/// Connects to `target` speaking `protocol`, declaring form and URL mode (the proxy can
+/// answer URL requests for clients without URL mode with the fallback). `Auto`: the
+/// clients' revision first (2025-11-25, `initialize`: nothing to translate, sampling and
+/// roots pass as they are), and 2026-07-28 (`server/discover`, the revision bridge) when
+/// the upstream refuses `initialize`; each attempt on a new process or HTTP client.
 pub(crate) async fn connect(
     target: &ServerTarget,
     link: &Arc<Link>,
     protocol: ProtocolChoice,
 ) -> Result<UpstreamService, String> {
-    let service = match connect_with(target, link, protocol.lifecycle()).await {
-        Err(e) if protocol == ProtocolChoice::Auto && e.offers_only_initialize() => {
-            tracing::info!("the upstream offers only revisions with initialize; reconnecting");
-            connect_with(target, link, ClientLifecycleMode::Initialize).await
+    let service = match protocol {
+        ProtocolChoice::Auto => {
+            match connect_with(target, link, ClientLifecycleMode::Initialize).await {
+                Ok(service) => Ok(service),
+                Err(first) => {
+                    tracing::info!(
+                        "the upstream refused initialize; trying server/discover (2026-07-28)"
+                    );
+                    let modern = ProtocolChoice::V2026_07_28.lifecycle();
+                    connect_with(target, link, modern)
+                        .await
+                        .map_err(|second| format!("{first}; with server/discover: {second}"))
+                }
+            }
         }
-        other => other,
+        other => connect_with(target, link, other.lifecycle())
+            .await
+            .map_err(|e| e.to_string()),
     }
     .map_err(|e| format!("cannot connect to the upstream: {e}"))?;
     let revision = mcp_elicit_client::negotiated_protocol(service.peer());
@@ -268,7 +281,77 @@ fn declared(capability: Capability) -> ElicitationCapability {
     ec
 }
 
+impl Upstream {
+    /// Relays a server request other than elicitation (sampling, roots) to the client, on
+    /// the stream of the call in flight; the client's answer or error as is.
+    async fn relay(
+        &self,
+        request: ServerRequest,
+        context: &RequestContext<RoleClient>,
+    ) -> Result<ClientResult, ErrorData> {
+        let gone = || ErrorData::internal_error("mcp-elicit proxy: the client is gone", None);
+        let link = self.link.upgrade().ok_or_else(gone)?;
+        let peer = link.downstream().ok_or_else(gone)?;
+        let mut request = request;
+        if let Some((_, id)) = link.current_call() {
+            request.extensions_mut().insert(OriginatingRequestId(id));
+        }
+        let handle = peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await
+            .map_err(|e| ErrorData::internal_error(format!("the client is gone: {e}"), None))?;
+        let mut rx = handle.rx;
+        let answer = tokio::select! {
+            a = &mut rx => a,
+            () = context.ct.cancelled() => {
+                return Err(ErrorData::internal_error("the request was cancelled", None));
+            }
+        };
+        match answer {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(rmcp::ServiceError::McpError(e))) => Err(e),
+            Ok(Err(e)) => Err(ErrorData::internal_error(
+                format!("the client failed: {e}"),
+                None,
+            )),
+            Err(_) => Err(gone()),
+        }
+    }
+}
+
 impl ClientHandler for Upstream {
+    /// Sampling is passed on to a client that declared it (the proxy declares it upstream
+    /// only then); the proxy applies no policy to it.
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        let request = ServerRequest::CreateMessageRequest(CreateMessageRequest::new(params));
+        match self.relay(request, &context).await? {
+            ClientResult::CreateMessageResult(r) => Ok(*r),
+            _ => Err(ErrorData::internal_error(
+                "the client answered sampling/createMessage with something else",
+                None,
+            )),
+        }
+    }
+
+    /// `roots/list` is passed on to a client that declared roots.
+    async fn list_roots(
+        &self,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        let request = ServerRequest::ListRootsRequest(ListRootsRequest::default());
+        match self.relay(request, &context).await? {
+            ClientResult::ListRootsResult(r) => Ok(r),
+            _ => Err(ErrorData::internal_error(
+                "the client answered roots/list with something else",
+                None,
+            )),
+        }
+    }
+
     async fn create_elicitation(
         &self,
         request: ElicitRequestParams,
@@ -393,6 +476,11 @@ impl ClientHandler for Upstream {
     fn get_info(&self) -> ClientConfig {
         let mut capabilities = ClientCapabilities::default();
         capabilities.elicitation = Some(declared(Capability::ALL));
+        // Sampling and roots only as the client declared them: the proxy passes them on.
+        if let Some(client) = self.link.upgrade().map(|l| l.client_capabilities()) {
+            capabilities.sampling = client.sampling;
+            capabilities.roots = client.roots;
+        }
         ClientConfig::new(
             capabilities,
             Implementation::new("mcp-elicit-proxy", env!("CARGO_PKG_VERSION")),
