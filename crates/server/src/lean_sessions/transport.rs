@@ -12,6 +12,26 @@ use super::session::SessionRef;
 
 /// The [`Transport`] of one lean session (what
 /// [`LeanSessionManager::create_session`](super::LeanSessionManager) hands rmcp).
+///
+/// The handler's end of the session: dropping it (the handler is gone) ends the session.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use mcp_elicit_server::{LeanSessionManager, LeanTransport};
+/// use rmcp::RoleServer;
+/// use rmcp::transport::Transport;
+/// use rmcp::transport::streamable_http_server::session::SessionManager as _;
+///
+/// let sessions = LeanSessionManager::default();
+/// let (id, transport): (_, LeanTransport) = sessions.create_session().await?;
+/// assert_eq!(<LeanTransport as Transport<RoleServer>>::name(), "lean-streamable-http-session");
+/// assert!(sessions.has_session(&id).await?);
+/// drop(transport);
+/// assert!(!sessions.has_session(&id).await?);
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug)]
 pub struct LeanTransport {
     session: SessionRef,
