@@ -63,7 +63,7 @@ pub(crate) const STORE_UNAVAILABLE: i32 = -32000;
 /// | [`StoreUnavailable`](ErrorKind::StoreUnavailable) `store_unavailable` | environment | the store cannot be reached or written just now (database down or unreachable, no free connection in time, disk full); nothing was changed | retry later (`data.retryable`) | -32000 |
 /// | [`Store`](ErrorKind::Store) `store` | environment | the pending-elicitation store failed | see the message | -32603 |
 /// | [`Random`](ErrorKind::Random) `random` | environment | the OS random number generator failed | see the message | -32603 |
-/// | [`UrlElicitationRequired`](ErrorKind::UrlElicitationRequired) `url_elicitation_required` | not a failure | built by [`Elicitor::url_required`](crate::Elicitor::url_required) (2025-11-25) | return it: the client opens the URLs and retries | -32042 |
+/// | [`UrlElicitationRequired`](ErrorKind::UrlElicitationRequired) `url_elicitation_required` | not a failure | built by [`Elicitor::url_required`](crate::Elicitor::url_required) (2025-11-25) | return it: the client opens the URLs and retries | -32042 (one made with [`Error::new`] has no URLs and is sent as -32603: a -32042 must list them) |
 ///
 /// ```
 /// use mcp_elicit_server::{Error, ErrorKind};
@@ -1080,13 +1080,16 @@ impl Error {
     ///              Bookkeeping, Timeout, Cancelled, Disconnected, Store, Random] {
     ///     assert_eq!(code(kind), -32603, "{kind}");
     /// }
-    /// // Only `Elicitor::url_required` builds the -32042 error with its URLs; any other
-    /// // error of this kind is still -32042.
-    /// assert_eq!(code(UrlElicitationRequired), -32042);
+    /// // Only `Elicitor::url_required` builds the -32042 error, with its URLs: one of this
+    /// // kind made by hand has none, and a -32042 without `elicitations` would break the
+    /// // specification's shape, so it goes out as an internal error.
+    /// assert_eq!(code(UrlElicitationRequired), -32603);
     /// ```
     pub fn to_error_data(&self) -> ErrorData {
         let code = match self.kind {
-            ErrorKind::UrlElicitationRequired => ErrorCode(URL_ELICITATION_REQUIRED),
+            ErrorKind::UrlElicitationRequired if matches!(*self.detail, Detail::Required(_)) => {
+                ErrorCode(URL_ELICITATION_REQUIRED)
+            }
             // What the client sent (or did not declare) makes the call impossible.
             ErrorKind::InvalidContent
             | ErrorKind::MalformedReply
@@ -1212,6 +1215,19 @@ mod tests {
         let data: ErrorData = error.into();
         assert_eq!(data.code, ErrorCode(-32042));
         assert_eq!(serde_json::to_value(&data).expect("serialize"), example);
+    }
+
+    #[test]
+    fn a_32042_always_lists_its_elicitations() {
+        // Made by hand, without the URLs only `Elicitor::url_required` adds: a -32042
+        // whose data is not `{"elicitations": [...]}` breaks the specification, so it
+        // goes out as an internal error naming its kind.
+        let data = Error::new(ErrorKind::UrlElicitationRequired, "x").to_error_data();
+        assert_eq!(data.code, ErrorCode::INTERNAL_ERROR);
+        assert_eq!(
+            data.data.as_ref().and_then(|d| d.get("kind")),
+            Some(&Value::String("url_elicitation_required".into()))
+        );
     }
 
     #[test]
