@@ -25,25 +25,30 @@ fn ts_v2_behind_the_proxy() -> (Process, Process, String) {
         port.to_string().into(),
     ];
     let upstream = start_http_server(&argv, port, "ts-v2-server");
-    let proxy_port = free_port();
-    let argv: Vec<OsString> = vec![
+    // The SDK v2 server also accepts initialize (its legacy shim): make the proxy speak
+    // 2026-07-28 to it, so that its rounds are what the v1 client gets.
+    let (proxy, url) = start_proxy(
+        &format!("http://127.0.0.1:{port}/mcp"),
+        &["--upstream-protocol", "2026-07-28"],
+    );
+    (upstream, proxy, url)
+}
+
+/// `mcp-elicit proxy --upstream UPSTREAM EXTRA...` on a free loopback port; it and its
+/// `/mcp` URL.
+fn start_proxy(upstream: &str, extra: &[&str]) -> (Process, String) {
+    let port = free_port();
+    let mut argv: Vec<OsString> = vec![
         mcp_elicit_bin().into(),
         "proxy".into(),
         "--upstream".into(),
-        format!("http://127.0.0.1:{port}/mcp").into(),
+        upstream.into(),
         "--listen".into(),
-        format!("127.0.0.1:{proxy_port}").into(),
-        // The SDK v2 server also accepts initialize (its legacy shim): make the proxy
-        // speak 2026-07-28 to it, so that its rounds are what the v1 client gets.
-        "--upstream-protocol".into(),
-        "2026-07-28".into(),
+        format!("127.0.0.1:{port}").into(),
     ];
-    let proxy = start_http_server(&argv, proxy_port, "mcp-elicit-proxy");
-    (
-        upstream,
-        proxy,
-        format!("http://127.0.0.1:{proxy_port}/mcp"),
-    )
+    argv.extend(extra.iter().map(OsString::from));
+    let proxy = start_http_server(&argv, port, "mcp-elicit-proxy");
+    (proxy, format!("http://127.0.0.1:{port}/mcp"))
 }
 
 /// The v1 client's tool result, as the JSON the v2 server put in its text.
@@ -183,17 +188,8 @@ fn the_ts_sdk_example_password_form_is_blocked_with_a_clear_message() {
     cmd.env("PORT", port.to_string());
     let mut upstream = Process::spawn(cmd, "ts-form-example");
     upstream.wait_listening(port);
-    let proxy_port = free_port();
-    let argv: Vec<OsString> = vec![
-        mcp_elicit_bin().into(),
-        "proxy".into(),
-        "--upstream".into(),
-        format!("http://localhost:{port}/mcp").into(),
-        "--listen".into(),
-        format!("127.0.0.1:{proxy_port}").into(),
-    ];
-    let proxy = start_http_server(&argv, proxy_port, "mcp-elicit-proxy");
-    let target = Target::Http(format!("http://127.0.0.1:{proxy_port}/mcp"));
+    let (proxy, url) = start_proxy(&format!("http://localhost:{port}/mcp"), &[]);
+    let target = Target::Http(url);
     let s = peer_client_ok(
         Lang::Ts,
         &["--scenario", "capabilities", "--tool", "register_user"],

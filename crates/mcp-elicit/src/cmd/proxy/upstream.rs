@@ -39,6 +39,10 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(600);
 pub(crate) struct Upstream {
     link: Weak<Link>,
     raw: RawRequests,
+    /// On `initialize` (2025-11-25): sampling and roots requests are relayed to the client,
+    /// so they are declared as the client declared them. On 2026-07-28 they would come as
+    /// input rounds, which the bridge refuses: not declared.
+    relays_sampling: bool,
 }
 
 /// A connected upstream.
@@ -87,6 +91,7 @@ async fn connect_with(
     let handler = Upstream {
         link: Arc::downgrade(link),
         raw: link.raw.clone(),
+        relays_sampling: lifecycle == ClientLifecycleMode::Initialize,
     };
     match target {
         ServerTarget::Stdio { command } => {
@@ -476,8 +481,11 @@ impl ClientHandler for Upstream {
     fn get_info(&self) -> ClientConfig {
         let mut capabilities = ClientCapabilities::default();
         capabilities.elicitation = Some(declared(Capability::ALL));
-        // Sampling and roots only as the client declared them: the proxy passes them on.
-        if let Some(client) = self.link.upgrade().map(|l| l.client_capabilities()) {
+        // Sampling and roots only as the client declared them, and only where the proxy
+        // passes them on (2025-11-25).
+        if self.relays_sampling
+            && let Some(client) = self.link.upgrade().map(|l| l.client_capabilities())
+        {
             capabilities.sampling = client.sampling;
             capabilities.roots = client.roots;
         }
