@@ -148,7 +148,27 @@ pub struct InputRound {
 }
 
 impl InputRound {
-    pub(crate) fn new(requests: BTreeMap<String, Value>, state: Option<String>) -> Self {
+    /// A round of exactly these input requests (`{"method": ..., "params": ...}` by key)
+    /// and this sealed `requestState`, for a server that builds its rounds itself (a
+    /// gateway passing on questions it did not write); [`Ask`](crate::Ask) builds them
+    /// for handlers.
+    ///
+    /// ```
+    /// use std::collections::BTreeMap;
+    /// use mcp_elicit_server::InputRound;
+    /// use mcp_elicit_server::serde_json::json;
+    ///
+    /// let question = json!({"method": "elicitation/create", "params": {
+    ///     "mode": "form", "message": "Handle?",
+    ///     "requestedSchema": {"type": "object", "properties": {
+    ///         "handle": {"type": "string", "pattern": "^[a-z]+$"}}}}});
+    /// let round = InputRound::new(BTreeMap::from([("q1".to_owned(), question.clone())]), Some("s".into()));
+    /// let wire = round.to_value();
+    /// assert_eq!(wire["resultType"], "input_required");
+    /// assert_eq!(wire["inputRequests"]["q1"], question); // `pattern` and all
+    /// assert_eq!(wire["requestState"], "s");
+    /// ```
+    pub fn new(requests: BTreeMap<String, Value>, state: Option<String>) -> Self {
         Self { requests, state }
     }
 

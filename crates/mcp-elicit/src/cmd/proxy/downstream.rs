@@ -10,19 +10,22 @@ use std::sync::{Arc, Mutex};
 
 use mcp_elicit_client::ServerTarget;
 use mcp_elicit_core::message::{Capability, URL_ELICITATION_REQUIRED, UrlElicitationRequired};
+use mcp_elicit_server::Revision;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CallToolResponse, CallToolResult, ClientRequest,
-    CompleteRequestParams, CompleteResult, ContentBlock, ErrorCode, ErrorData, GetPromptRequest,
-    GetPromptRequestParams, GetPromptResponse, InitializeRequestParams, InitializeResult,
-    InputResponses, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequest,
-    ReadResourceRequestParams, ReadResourceResponse, ServerConfig, ServerResult,
-    SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
+    CompleteRequestParams, CompleteResult, ContentBlock, DiscoverResult, ErrorCode, ErrorData,
+    GetPromptRequest, GetPromptRequestParams, GetPromptResponse, InitializeRequestParams,
+    InitializeResult, InputResponses, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProgressToken, ProtocolVersion,
+    ReadResourceRequest, ReadResourceRequestParams, ReadResourceResponse, RequestId, ServerConfig,
+    ServerResult, SetLevelRequestParams, SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::RequestContext;
 use rmcp::{Peer, RoleClient, RoleServer, ServerHandler, ServiceError};
+use tokio_util::sync::CancellationToken;
 
 use super::link::{Link, lock};
+use super::modern;
 use super::rounds::{self, Stop};
 use super::upstream::{self, UpstreamService, url_fallback_text};
 
@@ -54,19 +57,47 @@ impl Session {
             .upstream()
             .ok_or_else(|| ErrorData::invalid_request("mcp-elicit proxy: initialize first", None))
     }
+}
 
-    async fn forward_call(
-        &self,
-        seq: u64,
-        upstream: &Peer<RoleClient>,
-        params: CallToolRequestParams,
-        ctx: &RequestContext<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+/// `tools/call` on `link`'s upstream connection with its rounds bridged and the user's
+/// notes appended to the result. `call` is the downstream request (its id, its progress
+/// token).
+pub(crate) async fn call_via(
+    link: &Link,
+    upstream: &Peer<RoleClient>,
+    params: CallToolRequestParams,
+    call: (RequestId, Option<ProgressToken>),
+    ct: &CancellationToken,
+) -> Result<CallToolResult, ErrorData> {
+    let (id, progress) = call;
+    let seq = link.begin_call(id.clone(), progress);
+    let result = forward_call(link, seq, upstream, params, id, ct).await;
+    let notes = link.end_call(seq);
+    let mut result = result?;
+    for note in notes {
+        result.content.push(ContentBlock::text(note));
+    }
+    Ok(result)
+}
+
+/// Most times a held request goes through a -32042's pages and calls again.
+const MAX_URL_REQUIRED: u32 = 3;
+
+async fn forward_call(
+    link: &Link,
+    seq: u64,
+    upstream: &Peer<RoleClient>,
+    params: CallToolRequestParams,
+    id: RequestId,
+    ct: &CancellationToken,
+) -> Result<CallToolResult, ErrorData> {
+    let mut url_required_seen = 0;
+    loop {
         let ended = rounds::drive(
-            &self.link,
+            link,
             upstream,
-            Some((seq, ctx.id.clone())),
-            &ctx.ct,
+            Some((seq, id.clone())),
+            ct,
             |responses, state| {
                 let mut p = params.clone();
                 p.input_responses = responses;
@@ -75,14 +106,22 @@ impl Session {
             },
         )
         .await;
-        match ended {
+        return match ended {
             Err(Stop::Cancelled) => Err(ErrorData::internal_error("the call was cancelled", None)),
             Err(Stop::Gone) => Err(upstream_gone()),
             Err(Stop::Refused(text)) => Ok(CallToolResult::error(vec![ContentBlock::text(text)])),
             Err(Stop::Service(ServiceError::McpError(e)))
                 if e.code.0 == URL_ELICITATION_REQUIRED =>
             {
-                self.url_required(e)
+                if link.held().is_some() && url_required_seen < MAX_URL_REQUIRED {
+                    url_required_seen += 1;
+                    match super::modern::url_steps(link, &e, ct).await {
+                        Ok(()) => continue,
+                        Err(told) => Ok(told),
+                    }
+                } else {
+                    url_required(link, e)
+                }
             }
             Err(Stop::Service(e)) => Err(service_error(e)),
             Ok(ServerResult::CallToolResult(r)) => Ok(r),
@@ -96,88 +135,116 @@ impl Session {
                 ),
                 None,
             )),
-        }
-    }
-
-    /// `prompts/get` or `resources/read` (`make` builds each attempt), its rounds bridged
-    /// like a call's; what the proxy had to tell the user comes in the error when it ended
-    /// the request.
-    async fn forward_request<F>(
-        &self,
-        ctx: &RequestContext<RoleServer>,
-        make: F,
-    ) -> Result<ServerResult, ErrorData>
-    where
-        F: Fn(Option<InputResponses>, Option<String>) -> ClientRequest,
-    {
-        let upstream = self.upstream()?;
-        let seq = self
-            .link
-            .begin_call(ctx.id.clone(), ctx.meta.get_progress_token());
-        let ended = rounds::drive(
-            &self.link,
-            &upstream,
-            Some((seq, ctx.id.clone())),
-            &ctx.ct,
-            make,
-        )
-        .await;
-        let notes = self.link.end_call(seq);
-        match ended {
-            Ok(result) => Ok(result),
-            Err(Stop::Cancelled) => {
-                Err(ErrorData::internal_error("the request was cancelled", None))
-            }
-            Err(Stop::Gone) => Err(upstream_gone()),
-            Err(Stop::Service(e)) => Err(service_error(e)),
-            Err(Stop::Refused(text)) => {
-                let mut message = text;
-                for note in notes {
-                    message.push_str("\n\n");
-                    message.push_str(&note);
-                }
-                Err(ErrorData::new(
-                    ErrorCode(PROXY_REFUSED),
-                    message,
-                    Some(serde_json::json!({"kind": "proxy_refused"})),
-                ))
-            }
-        }
-    }
-
-    /// -32042 from the upstream: its URLs checked; as is to a client with URL mode, the
-    /// fallback text for the others.
-    fn url_required(&self, e: ErrorData) -> Result<CallToolResult, ErrorData> {
-        let policy = self.link.proxy.policy;
-        let data = e.data.clone().unwrap_or_default();
-        let Ok(required) = UrlElicitationRequired::parse_data(&data) else {
-            tracing::info!(rule = "malformed", "malformed -32042 from the upstream");
-            return Ok(CallToolResult::error(vec![ContentBlock::text(
-                "The server asked for a web page step in a malformed way; mcp-elicit proxy did not pass it on.",
-            )]));
         };
-        for elicitation in required.elicitations() {
-            if let Err(refusal) = policy.check_url(&elicitation.url) {
-                tracing::info!(rule = refusal.rule, "proxy refused a -32042");
-                return Ok(CallToolResult::error(vec![ContentBlock::text(
-                    refusal.to_user,
-                )]));
+    }
+}
+
+/// `prompts/get` or `resources/read` (`make` builds each attempt) on `link`'s upstream
+/// connection, its rounds bridged like a call's; what the proxy had to tell the user
+/// comes in the error when it ended the request.
+pub(crate) async fn request_via<F>(
+    link: &Link,
+    upstream: &Peer<RoleClient>,
+    call: (RequestId, Option<ProgressToken>),
+    ct: &CancellationToken,
+    make: F,
+) -> Result<ServerResult, ErrorData>
+where
+    F: Fn(Option<InputResponses>, Option<String>) -> ClientRequest,
+{
+    let (id, progress) = call;
+    let seq = link.begin_call(id.clone(), progress);
+    let ended = rounds::drive(link, upstream, Some((seq, id)), ct, make).await;
+    let notes = link.end_call(seq);
+    match ended {
+        Ok(result) => Ok(result),
+        Err(Stop::Cancelled) => Err(ErrorData::internal_error("the request was cancelled", None)),
+        Err(Stop::Gone) => Err(upstream_gone()),
+        Err(Stop::Service(e)) => Err(service_error(e)),
+        Err(Stop::Refused(text)) => {
+            let mut message = text;
+            for note in notes {
+                message.push_str("\n\n");
+                message.push_str(&note);
             }
+            Err(ErrorData::new(
+                ErrorCode(PROXY_REFUSED),
+                message,
+                Some(serde_json::json!({"kind": "proxy_refused"})),
+            ))
         }
-        if !self.link.capability().url {
-            tracing::info!(rule = "url-fallback", "-32042 to a client without URL mode");
-            let text = required
-                .elicitations()
-                .iter()
-                .map(|u| url_fallback_text(&u.message))
-                .collect::<Vec<_>>()
-                .join("\n\n");
-            return Ok(CallToolResult::error(vec![ContentBlock::text(text)]));
+    }
+}
+
+/// -32042 from the upstream: its URLs checked; as is to a client with URL mode, the
+/// fallback text for the others.
+fn url_required(link: &Link, e: ErrorData) -> Result<CallToolResult, ErrorData> {
+    let policy = link.proxy.policy;
+    let data = e.data.clone().unwrap_or_default();
+    let Ok(required) = UrlElicitationRequired::parse_data(&data) else {
+        tracing::info!(rule = "malformed", "malformed -32042 from the upstream");
+        return Ok(CallToolResult::error(vec![ContentBlock::text(
+            MALFORMED_URL_REQUIRED,
+        )]));
+    };
+    for elicitation in required.elicitations() {
+        if let Err(refusal) = policy.check_url(&elicitation.url) {
+            tracing::info!(rule = refusal.rule, "proxy refused a -32042");
+            return Ok(CallToolResult::error(vec![ContentBlock::text(
+                refusal.to_user,
+            )]));
         }
-        for elicitation in required.elicitations() {
-            self.link.shown_url(&elicitation.elicitation_id);
-        }
-        Err(e)
+    }
+    if !link.capability().url {
+        return Ok(url_fallback(&required));
+    }
+    for elicitation in required.elicitations() {
+        link.shown_url(&elicitation.elicitation_id);
+    }
+    Err(e)
+}
+
+/// What the user reads of a malformed -32042.
+pub(crate) const MALFORMED_URL_REQUIRED: &str =
+    "The server asked for a web page step in a malformed way; mcp-elicit proxy did not pass it on.";
+
+/// The documented fallback of a -32042 for a client without URL mode.
+pub(crate) fn url_fallback(required: &UrlElicitationRequired) -> CallToolResult {
+    tracing::info!(rule = "url-fallback", "-32042 to a client without URL mode");
+    let text = required
+        .elicitations()
+        .iter()
+        .map(|u| url_fallback_text(&u.message))
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    CallToolResult::error(vec![ContentBlock::text(text)])
+}
+
+/// A bridged `prompts/get`'s final answer.
+pub(crate) fn prompt_response(result: ServerResult) -> Result<GetPromptResponse, ErrorData> {
+    match result {
+        ServerResult::GetPromptResult(r) => Ok(GetPromptResponse::Complete(r)),
+        other => Err(ErrorData::internal_error(
+            format!(
+                "the upstream answered prompts/get with something else ({})",
+                result_kind(&other)
+            ),
+            None,
+        )),
+    }
+}
+
+/// A bridged `resources/read`'s final answer.
+pub(crate) fn read_response(result: ServerResult) -> Result<ReadResourceResponse, ErrorData> {
+    match result {
+        ServerResult::ReadResourceResult(r) => Ok(ReadResourceResponse::Complete(r)),
+        other => Err(ErrorData::internal_error(
+            format!(
+                "the upstream answered resources/read with something else ({})",
+                result_kind(&other)
+            ),
+            None,
+        )),
     }
 }
 
@@ -252,7 +319,21 @@ impl ServerHandler for Session {
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
-        Cow::Owned(vec![ProtocolVersion::V_2025_11_25])
+        Cow::Owned(vec![
+            ProtocolVersion::V_2025_11_25,
+            ProtocolVersion::V_2026_07_28,
+        ])
+    }
+
+    async fn discover(
+        &self,
+        context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, ErrorData> {
+        let info = modern::upstream_info(&self.link, &context).await?;
+        Ok(DiscoverResult::from_server_info(
+            self.supported_protocol_versions().into_owned(),
+            info,
+        ))
     }
 
     fn get_info(&self) -> ServerConfig {
@@ -268,24 +349,27 @@ impl ServerHandler for Session {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let upstream = self.upstream()?;
-        let seq = self
-            .link
-            .begin_call(context.id.clone(), context.meta.get_progress_token());
-        let result = self.forward_call(seq, &upstream, request, &context).await;
-        let notes = self.link.end_call(seq);
-        let mut result = result?;
-        for note in notes {
-            result.content.push(ContentBlock::text(note));
+        if Revision::of(&context) == Revision::Rounds {
+            return modern::call_tool(&self.link, request, &context).await;
         }
-        Ok(CallToolResponse::Complete(result))
+        let upstream = self.upstream()?;
+        let call = (context.id.clone(), context.meta.get_progress_token());
+        call_via(&self.link, &upstream, request, call, &context.ct)
+            .await
+            .map(CallToolResponse::Complete)
     }
 
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        if Revision::of(&context) == Revision::Rounds {
+            return modern::simple(&self.link, &context, |peer| async move {
+                peer.list_tools(request).await
+            })
+            .await;
+        }
         self.upstream()?
             .list_tools(request)
             .await
@@ -295,8 +379,14 @@ impl ServerHandler for Session {
     async fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
+        if Revision::of(&context) == Revision::Rounds {
+            return modern::simple(&self.link, &context, |peer| async move {
+                peer.list_prompts(request).await
+            })
+            .await;
+        }
         self.upstream()?
             .list_prompts(request)
             .await
@@ -308,31 +398,38 @@ impl ServerHandler for Session {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let result = self
-            .forward_request(&context, |responses, state| {
+        if Revision::of(&context) == Revision::Rounds {
+            return modern::get_prompt(&self.link, request, &context).await;
+        }
+        let upstream = self.upstream()?;
+        let call = (context.id.clone(), context.meta.get_progress_token());
+        let result = request_via(
+            &self.link,
+            &upstream,
+            call,
+            &context.ct,
+            |responses, state| {
                 let mut p = request.clone();
                 p.input_responses = responses;
                 p.request_state = state;
                 ClientRequest::GetPromptRequest(GetPromptRequest::new(p))
-            })
-            .await?;
-        match result {
-            ServerResult::GetPromptResult(r) => Ok(GetPromptResponse::Complete(r)),
-            other => Err(ErrorData::internal_error(
-                format!(
-                    "the upstream answered prompts/get with something else ({})",
-                    result_kind(&other)
-                ),
-                None,
-            )),
-        }
+            },
+        )
+        .await?;
+        prompt_response(result)
     }
 
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
+        if Revision::of(&context) == Revision::Rounds {
+            return modern::simple(&self.link, &context, |peer| async move {
+                peer.list_resources(request).await
+            })
+            .await;
+        }
         self.upstream()?
             .list_resources(request)
             .await
@@ -342,8 +439,14 @@ impl ServerHandler for Session {
     async fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        if Revision::of(&context) == Revision::Rounds {
+            return modern::simple(&self.link, &context, |peer| async move {
+                peer.list_resource_templates(request).await
+            })
+            .await;
+        }
         self.upstream()?
             .list_resource_templates(request)
             .await
@@ -355,24 +458,25 @@ impl ServerHandler for Session {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let result = self
-            .forward_request(&context, |responses, state| {
+        if Revision::of(&context) == Revision::Rounds {
+            return modern::read_resource(&self.link, request, &context).await;
+        }
+        let upstream = self.upstream()?;
+        let call = (context.id.clone(), context.meta.get_progress_token());
+        let result = request_via(
+            &self.link,
+            &upstream,
+            call,
+            &context.ct,
+            |responses, state| {
                 let mut p = request.clone();
                 p.input_responses = responses;
                 p.request_state = state;
                 ClientRequest::ReadResourceRequest(ReadResourceRequest::new(p))
-            })
-            .await?;
-        match result {
-            ServerResult::ReadResourceResult(r) => Ok(ReadResourceResponse::Complete(r)),
-            other => Err(ErrorData::internal_error(
-                format!(
-                    "the upstream answered resources/read with something else ({})",
-                    result_kind(&other)
-                ),
-                None,
-            )),
-        }
+            },
+        )
+        .await?;
+        read_response(result)
     }
 
     async fn subscribe(
@@ -400,8 +504,14 @@ impl ServerHandler for Session {
     async fn complete(
         &self,
         request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
+        if Revision::of(&context) == Revision::Rounds {
+            return modern::simple(&self.link, &context, |peer| async move {
+                peer.complete(request).await
+            })
+            .await;
+        }
         self.upstream()?
             .complete(request)
             .await

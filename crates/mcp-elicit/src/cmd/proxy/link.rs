@@ -4,14 +4,19 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use mcp_elicit_client::rate_limit::RateLimiter;
 use mcp_elicit_client::{ProtocolChoice, RawRequests};
 use mcp_elicit_core::message::Capability;
 use rmcp::model::{ClientCapabilities, ProgressToken, RequestId};
 use rmcp::{Peer, RoleClient, RoleServer};
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
 
+use super::held::{Held, HeldCalls, Ticket};
 use super::policy::Policy;
+use super::pool::Pool;
 
 /// What every session of one proxy shares: the policy and the per-user rate limiters.
 #[derive(Debug)]
@@ -22,14 +27,25 @@ pub(crate) struct Proxy {
     pub(crate) upstream_protocol: ProtocolChoice,
     /// Per user (the key is the user's id; every local user is `local`).
     limiters: Mutex<HashMap<String, Arc<RateLimiter>>>,
+    /// Upstream connections for 2026-07-28 clients.
+    pub(crate) pool: Pool,
+    /// The requests of 2026-07-28 clients held while the user answers.
+    pub(crate) held: HeldCalls,
 }
 
 impl Proxy {
-    pub(crate) fn new(policy: Policy, upstream_protocol: ProtocolChoice) -> Self {
+    pub(crate) fn new(
+        policy: Policy,
+        upstream_protocol: ProtocolChoice,
+        pool: Pool,
+        held: HeldCalls,
+    ) -> Self {
         Self {
             policy,
             upstream_protocol,
             limiters: Mutex::new(HashMap::new()),
+            pool,
+            held,
         }
     }
 
@@ -72,6 +88,8 @@ pub(crate) struct Link {
     /// its `elicitation/create` params and its `InputRequiredResult`s.
     pub(crate) raw: RawRequests,
     state: Mutex<LinkState>,
+    /// A completion notification arrived.
+    completion: Notify,
 }
 
 #[derive(Debug, Default)]
@@ -85,6 +103,34 @@ struct LinkState {
     next_seq: u64,
     /// URL elicitation ids the client was shown (completions are forwarded for these only).
     url_ids: HashSet<String>,
+    /// A 2026-07-28 client's held request this connection serves: questions become its
+    /// rounds instead of requests to a peer.
+    held: Option<Arc<Held>>,
+    /// URL elicitations the upstream said were completed (held requests wait for them).
+    completed: HashSet<String>,
+    /// A pooled connection (2026-07-28 clients): what it declares upstream is what its
+    /// clients declared.
+    pooled: Option<Declared>,
+}
+
+/// What a pooled connection declares upstream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Declared {
+    pub(crate) elicitation: Capability,
+    pub(crate) sampling: bool,
+    pub(crate) roots: bool,
+}
+
+impl std::hash::Hash for Declared {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (
+            self.elicitation.form,
+            self.elicitation.url,
+            self.sampling,
+            self.roots,
+        )
+            .hash(state);
+    }
 }
 
 /// Most URL elicitation ids remembered per session.
@@ -107,6 +153,90 @@ impl Link {
                 },
                 ..LinkState::default()
             }),
+            completion: Notify::new(),
+        }
+    }
+
+    /// Serves `held` from now on (2026-07-28): what its client declared, in its `_meta`.
+    pub(crate) fn attach(&self, held: Arc<Held>, capability: Capability) {
+        let mut s = lock(&self.state);
+        s.held = Some(held);
+        s.capability = capability;
+    }
+
+    /// Back to the pool: nothing of the request it served stays.
+    pub(crate) fn detach(&self) {
+        let mut s = lock(&self.state);
+        s.held = None;
+        s.downstream = None;
+        s.calls.clear();
+        s.url_ids.clear();
+        s.completed.clear();
+    }
+
+    /// The held request this connection serves, if any.
+    pub(crate) fn held(&self) -> Option<Arc<Held>> {
+        lock(&self.state).held.clone()
+    }
+
+    /// Places in the next round for `n` questions asked together (none outside a held
+    /// request).
+    pub(crate) fn tickets(&self, n: usize) -> Vec<Ticket> {
+        match self.held() {
+            Some(held) => held.tickets(n),
+            None => (0..n).map(|_| Ticket::none()).collect(),
+        }
+    }
+
+    /// Makes this a pooled connection declaring `declared` upstream.
+    pub(crate) fn set_pooled(&self, declared: Declared) {
+        let mut s = lock(&self.state);
+        s.pooled = Some(declared);
+        let mut caps = ClientCapabilities::default();
+        if declared.sampling {
+            caps.sampling = Some(Default::default());
+        }
+        if declared.roots {
+            caps.roots = Some(Default::default());
+        }
+        s.client_capabilities = caps;
+    }
+
+    /// What a pooled connection declares upstream (`None`: one client's session).
+    pub(crate) fn pooled(&self) -> Option<Declared> {
+        lock(&self.state).pooled
+    }
+
+    /// The upstream completed URL elicitation `id` (one this client was shown).
+    pub(crate) fn mark_completed(&self, id: &str) {
+        lock(&self.state).completed.insert(id.to_owned());
+        self.completion.notify_waiters();
+    }
+
+    /// Waits until every one of `ids` is completed: false when `ct` ended the wait or
+    /// `within` passed first.
+    pub(crate) async fn wait_completed(
+        &self,
+        ids: &[String],
+        ct: &CancellationToken,
+        within: Duration,
+    ) -> bool {
+        let deadline = tokio::time::Instant::now() + within;
+        loop {
+            let notified = self.completion.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if ids
+                .iter()
+                .all(|id| lock(&self.state).completed.contains(id))
+            {
+                return true;
+            }
+            tokio::select! {
+                () = &mut notified => {}
+                () = ct.cancelled() => return false,
+                () = tokio::time::sleep_until(deadline) => return false,
+            }
         }
     }
 

@@ -10,9 +10,12 @@
 //!
 //! Each downstream session (Streamable HTTP at `/mcp`, or one client on stdio) gets its
 //! own upstream connection (a stdio upstream: its own child process), so one user's
-//! elicitations never reach another's client. Clients speak 2025-11-25 to the proxy, and
-//! so does the upstream when it accepts `initialize`; one that speaks only 2026-07-28 (or
-//! any upstream with `--upstream-protocol 2026-07-28`) is bridged.
+//! elicitations never reach another's client. A 2025-11-25 client speaks to an upstream
+//! on its revision when the upstream accepts `initialize`; one that speaks only
+//! 2026-07-28 (or any upstream with `--upstream-protocol 2026-07-28`) is bridged. A
+//! 2026-07-28 client (no session) borrows a pooled upstream connection per request, on
+//! 2026-07-28 when the upstream speaks it, else 2025-11-25; what the upstream asks during
+//! a request becomes rounds of the proxy's own while the request is held.
 //!
 //! - [`policy`]: the rules (secret-asking forms, the schema subset, the server URL policy,
 //!   answers validated, a per-user rate limit), on by default, logged without content.
@@ -20,11 +23,16 @@
 //! - [`downstream`]: the server half (requests forwarded, -32042 and its fallback).
 //! - [`rounds`]: the revision bridge (a 2026-07-28 upstream's input rounds for a
 //!   2025-11-25 client).
+//! - [`modern`], [`held`], [`pool`]: 2026-07-28 clients (requests held while the user
+//!   answers, upstream connections lent per request).
 //! - [`link`]: what both halves of one session share.
 
 mod downstream;
+mod held;
 mod link;
+mod modern;
 mod policy;
+mod pool;
 mod rounds;
 mod upstream;
 
@@ -34,14 +42,17 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcp_elicit_client::{ProtocolChoice, RateLimit, ServerTarget};
+use mcp_elicit_server::Edge;
 use mcp_elicit_server::reference::http::mcp_config;
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use self::downstream::Session;
+use self::held::HeldCalls;
 use self::link::{Link, Proxy};
 use self::policy::Policy;
+use self::pool::Pool;
 
 /// The user every session is counted under until the proxy authenticates its clients.
 const LOCAL_USER: &str = "local";
@@ -83,10 +94,11 @@ pub(crate) struct ProxyArgs {
     /// requests arriving while an earlier one is unanswered count.
     #[arg(long, value_name = "off|BURST/SECONDS", default_value = "5/10", value_parser = RateLimit::parse)]
     rate_limit: RateLimit,
-    /// The revision spoken to the upstream: `auto` (2025-11-25, the clients' revision,
-    /// when the upstream accepts `initialize`, else 2026-07-28), `2025-11-25` or
-    /// `2026-07-28`. Clients speak 2025-11-25 to the proxy either way: a 2026-07-28
-    /// upstream's input rounds become `elicitation/create` requests on the call's stream.
+    /// The revision spoken to the upstream: `auto` (the client's revision when the
+    /// upstream speaks it, else the other one), `2025-11-25` or `2026-07-28`. Either way
+    /// each client gets its own revision: a 2026-07-28 upstream's input rounds become
+    /// `elicitation/create` requests for a 2025-11-25 client, and a 2025-11-25 upstream's
+    /// requests (and -32042 pages) become rounds for a 2026-07-28 client.
     #[arg(
         long,
         value_name = "auto|2025-11-25|2026-07-28",
@@ -132,8 +144,20 @@ pub(crate) fn run(args: ProxyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let proxy = Arc::new(Proxy::new(args.policy(), args.upstream_protocol));
     let target = Arc::new(target);
+    let keys = match mcp_elicit_server::StateKeys::random() {
+        Ok(k) => k,
+        Err(e) => {
+            eprintln!("mcp-elicit proxy: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let proxy = Arc::new(Proxy::new(
+        args.policy(),
+        args.upstream_protocol,
+        Pool::new(Arc::clone(&target)),
+        HeldCalls::new(keys),
+    ));
     let result = if args.stdio {
         runtime.block_on(serve_stdio(proxy, target))
     } else {
@@ -149,9 +173,12 @@ pub(crate) fn run(args: ProxyArgs) -> ExitCode {
 }
 
 async fn serve_stdio(proxy: Arc<Proxy>, target: Arc<ServerTarget>) -> Result<(), String> {
-    let session = Session::new(Arc::new(Link::new(proxy, LOCAL_USER)), target);
+    let session = Edge::new(Session::new(Arc::new(Link::new(proxy, LOCAL_USER)), target));
     let running = session
-        .serve((tokio::io::stdin(), tokio::io::stdout()))
+        .serve(mcp_elicit_server::wire::edge_rw(
+            tokio::io::stdin(),
+            tokio::io::stdout(),
+        ))
         .await
         .map_err(|e| e.to_string())?;
     running.waiting().await.map_err(|e| e.to_string())?;
@@ -175,15 +202,20 @@ async fn serve_http(
     let config = mcp_config(&format!("http://{addr}"), ct.clone());
     let service = StreamableHttpService::new(
         move || {
-            Ok(Session::new(
+            Ok(Edge::new(Session::new(
                 Arc::new(Link::new(proxy.clone(), LOCAL_USER)),
                 target.clone(),
-            ))
+            )))
         },
         Arc::new(sessions),
         config,
     );
-    let app = axum::Router::new().nest_service(mcp_elicit_server::MCP_PATH, service);
+    // 2026-07-28 rounds go out with the exact JSON of their requests (`pattern` and all).
+    let app = axum::Router::new()
+        .nest_service(mcp_elicit_server::MCP_PATH, service)
+        .layer(axum::middleware::from_fn(
+            mcp_elicit_server::wire::exact_rounds_http,
+        ));
     eprintln!("mcp-elicit proxy: http://{addr}/mcp");
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {

@@ -135,7 +135,21 @@ where
                 return Ok(typed);
             }
         };
-        let round = match InputRound::parse(&raw, &limits) {
+        // A held request passes sampling and roots on to a client that declared them.
+        let (raw, relayed) = split_relayed(link, raw);
+        let only_relayed = !relayed.is_empty()
+            && raw["inputRequests"]
+                .as_object()
+                .is_none_or(serde_json::Map::is_empty);
+        let parsed = if !only_relayed {
+            InputRound::parse(&raw, &limits)
+        } else {
+            Ok(Some(InputRound {
+                requests: Vec::new(),
+                request_state: raw["requestState"].as_str().map(str::to_owned),
+            }))
+        };
+        let round = match parsed {
             Ok(None) => {
                 complete(link, &consented).await;
                 return Ok(typed);
@@ -153,6 +167,7 @@ where
         };
         state = round.request_state;
         let pending_urls = !consented.is_empty()
+            && relayed.is_empty()
             && round
                 .requests
                 .iter()
@@ -181,7 +196,7 @@ where
             });
             continue;
         }
-        if round.requests.is_empty() {
+        if round.requests.is_empty() && relayed.is_empty() {
             // State only (load shedding): the client may retry at once, a bounded number of
             // times.
             state_only += 1;
@@ -208,35 +223,40 @@ where
                 "the server asked for input more than {MAX_ASKING_ROUNDS} times for one request."
             )));
         }
-        let mut answers = BTreeMap::new();
-        for (key, mut params) in round.requests {
-            let url = url_of(&params).map(str::to_owned);
-            let mut id = None;
-            if url.is_some()
-                && let Some(obj) = params.as_object_mut()
-            {
-                // 2026-07-28 has none (rmcp's model writes an empty one); a non-empty id
-                // an upstream sent anyway is kept.
-                let own = match obj.get("elicitationId") {
-                    Some(Value::String(s)) if !s.is_empty() => s.clone(),
-                    _ => new_elicitation_id(),
-                };
-                obj.insert("elicitationId".into(), Value::String(own.clone()));
-                id = Some(own);
+        // A 2026-07-28 client gets the round's questions as one round of its own (asked
+        // together); a 2025-11-25 client one `elicitation/create` after another.
+        let together = link.held().is_some();
+        let mut tickets = link.tickets(round.requests.len() + relayed.len());
+        let relayed_tickets = tickets.split_off(round.requests.len());
+        let relays =
+            relayed
+                .into_iter()
+                .zip(relayed_tickets)
+                .map(|((key, method, params), ticket)| {
+                    relay_one(link, key, method, params, ct, ticket)
+                });
+        let asks = round
+            .requests
+            .into_iter()
+            .zip(tickets)
+            .map(|((key, params), ticket)| ask_one(link, call.clone(), key, params, ct, ticket));
+        let asked: Vec<_> = if together {
+            futures::future::join_all(asks).await
+        } else {
+            let mut asked = Vec::new();
+            for ask in asks {
+                asked.push(ask.await);
             }
-            let answer = match upstream::elicit(link, call.clone(), params, ct).await {
-                Ok(answer) => answer,
-                // Refused by the policy: the note tells the user why.
-                Err(_) => {
-                    return Err(refused(
-                        "the server asked for something this proxy does not pass on (see below).",
-                    ));
-                }
-            };
-            let accepted =
-                answer.get("action").and_then(Value::as_str) == Some(Action::Accept.as_str());
-            if let (Some(url), Some(id), true) = (url, id, accepted) {
-                consented.push(Consented { url, id });
+            asked
+        };
+        let mut answers = BTreeMap::new();
+        for (key, answer) in futures::future::join_all(relays).await {
+            answers.insert(key, answer?);
+        }
+        for one in asked {
+            let (key, answer, consent) = one?;
+            if let Some(c) = consent {
+                consented.push(c);
             }
             answers.insert(key, answer);
         }
@@ -246,6 +266,106 @@ where
         }
         responses = Some(answers);
     }
+}
+
+/// One input request of an upstream round through the rules to the client: its key, the
+/// answer, and the consented URL (if it was a URL the user accepted).
+async fn ask_one(
+    link: &Link,
+    call: Option<(u64, RequestId)>,
+    key: String,
+    mut params: Value,
+    ct: &CancellationToken,
+    ticket: super::held::Ticket,
+) -> Result<(String, Value, Option<Consented>), Stop> {
+    let url = url_of(&params).map(str::to_owned);
+    let mut id = None;
+    // A 2025-11-25 client needs an elicitation id, which 2026-07-28 has not; a 2026-07-28
+    // client (a held request) gets the request as it came.
+    if url.is_some()
+        && link.held().is_none()
+        && let Some(obj) = params.as_object_mut()
+    {
+        // 2026-07-28 has none (rmcp's model writes an empty one); a non-empty id an
+        // upstream sent anyway is kept.
+        let own = match obj.get("elicitationId") {
+            Some(Value::String(s)) if !s.is_empty() => s.clone(),
+            _ => new_elicitation_id(),
+        };
+        obj.insert("elicitationId".into(), Value::String(own.clone()));
+        id = Some(own);
+    }
+    let answer = match upstream::elicit(link, call, params, ct, ticket, Some(key.clone())).await {
+        Ok(answer) => answer,
+        // Refused by the policy: the note tells the user why.
+        Err(_) => {
+            return Err(refused(
+                "the server asked for something this proxy does not pass on (see below).",
+            ));
+        }
+    };
+    let accepted = answer.get("action").and_then(Value::as_str) == Some(Action::Accept.as_str());
+    let consent = match (url, accepted) {
+        (Some(url), true) => Some(Consented {
+            url,
+            id: id.unwrap_or_default(),
+        }),
+        _ => None,
+    };
+    Ok((key, answer, consent))
+}
+
+/// Takes the sampling and roots requests a held request's client declared out of a raw
+/// round (`(key, method, params)` each); the rest of the round is left to the reader.
+fn split_relayed(link: &Link, mut raw: Value) -> (Value, Vec<(String, String, Value)>) {
+    let mut relayed = Vec::new();
+    if link.held().is_none() {
+        return (raw, relayed);
+    }
+    let declared = link.client_capabilities();
+    if let Some(requests) = raw.get_mut("inputRequests").and_then(Value::as_object_mut) {
+        let keys: Vec<String> = requests
+            .iter()
+            .filter(|(_, r)| match r.get("method").and_then(Value::as_str) {
+                Some("sampling/createMessage") => declared.sampling.is_some(),
+                Some("roots/list") => declared.roots.is_some(),
+                _ => false,
+            })
+            .map(|(k, _)| k.clone())
+            .collect();
+        for key in keys {
+            if let Some(Value::Object(mut r)) = requests.remove(&key) {
+                let method = r
+                    .get("method")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                let params = r.remove("params").unwrap_or_else(|| serde_json::json!({}));
+                relayed.push((key, method, params));
+            }
+        }
+    }
+    (raw, relayed)
+}
+
+/// A sampling or roots request of the upstream, passed on to the client of a held request
+/// as it came (the proxy applies no rule to them); its answer as the client gave it.
+async fn relay_one(
+    link: &Link,
+    key: String,
+    method: String,
+    params: Value,
+    ct: &CancellationToken,
+    ticket: super::held::Ticket,
+) -> (String, Result<Value, Stop>) {
+    let Some(held) = link.held() else {
+        return (key, Err(refused("the client cannot be asked.")));
+    };
+    let answer = held
+        .ask(ticket, Some(&key), &method, params, ct)
+        .await
+        .ok_or(Stop::Cancelled);
+    (key, answer)
 }
 
 /// One attempt: the upstream's typed answer and, when captured, its raw result.

@@ -28,6 +28,7 @@ use rmcp::{ClientHandler, RoleClient};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::held::Ticket;
 use super::link::Link;
 use super::policy::{Passed, Refusal};
 
@@ -60,20 +61,20 @@ pub(crate) async fn connect(
 ) -> Result<UpstreamService, String> {
     let service = match protocol {
         ProtocolChoice::Auto => {
-            match connect_with(target, link, ClientLifecycleMode::Initialize).await {
+            match connect_with_lifecycle(target, link, ClientLifecycleMode::Initialize).await {
                 Ok(service) => Ok(service),
                 Err(first) => {
                     tracing::info!(
                         "the upstream refused initialize; trying server/discover (2026-07-28)"
                     );
                     let modern = ProtocolChoice::V2026_07_28.lifecycle();
-                    connect_with(target, link, modern)
+                    connect_with_lifecycle(target, link, modern)
                         .await
                         .map_err(|second| format!("{first}; with server/discover: {second}"))
                 }
             }
         }
-        other => connect_with(target, link, other.lifecycle())
+        other => connect_with_lifecycle(target, link, other.lifecycle())
             .await
             .map_err(|e| e.to_string()),
     }
@@ -83,7 +84,8 @@ pub(crate) async fn connect(
     Ok(service)
 }
 
-async fn connect_with(
+/// Connects to `target` with exactly `lifecycle` (no fallback of the proxy's own).
+pub(crate) async fn connect_with_lifecycle(
     target: &ServerTarget,
     link: &Arc<Link>,
     lifecycle: ClientLifecycleMode,
@@ -91,7 +93,8 @@ async fn connect_with(
     let handler = Upstream {
         link: Arc::downgrade(link),
         raw: link.raw.clone(),
-        relays_sampling: lifecycle == ClientLifecycleMode::Initialize,
+        // A pooled connection (2026-07-28 clients) relays them on either revision.
+        relays_sampling: lifecycle == ClientLifecycleMode::Initialize || link.pooled().is_some(),
     };
     match target {
         ServerTarget::Stdio { command } => {
@@ -147,7 +150,7 @@ impl Upstream {
             return Ok(CreateResult::cancel().to_value());
         };
         let call = link.current_call();
-        elicit(&link, call, raw, &context.ct).await
+        elicit(&link, call, raw, &context.ct, Ticket::none(), None).await
     }
 }
 
@@ -157,11 +160,15 @@ impl Upstream {
 /// `cancel`/`decline` the proxy answered with a note for the user); `Err`: the policy
 /// refused the request (-32602 naming why; the user is told in the call's result).
 /// `ct` ends the wait (the upstream cancelled, or the downstream call was cancelled).
+/// For a 2026-07-28 client the request is a question of its held request's next round
+/// (`ticket`: its place in that round) instead.
 pub(crate) async fn elicit(
     link: &Link,
     call: Option<(u64, RequestId)>,
     raw: Value,
     ct: &CancellationToken,
+    ticket: Ticket,
+    key: Option<String>,
 ) -> Result<Value, ErrorData> {
     let policy = link.proxy.policy;
     let seq = call.as_ref().map(|c| c.0);
@@ -215,11 +222,61 @@ pub(crate) async fn elicit(
             (raw.clone(), None)
         }
     };
+    let value = if let Some(held) = link.held() {
+        // 2026-07-28 has no elicitation ids: the proxy keeps the upstream's to itself.
+        let mut params = params;
+        if let Some(obj) = params.as_object_mut() {
+            obj.remove("elicitationId");
+        }
+        let asked = held.ask(ticket, key.as_deref(), METHOD_CREATE, params, ct);
+        match tokio::time::timeout(ANSWER_TIMEOUT, asked).await {
+            Ok(Some(value)) => value,
+            Ok(None) => {
+                tracing::info!("the elicitation was cancelled");
+                return Ok(CreateResult::cancel().to_value());
+            }
+            Err(_) => {
+                tracing::info!("the user did not answer in time");
+                return Ok(CreateResult::cancel().to_value());
+            }
+        }
+    } else {
+        drop(ticket);
+        ask_peer(link, call.as_ref(), params, ct).await?
+    };
+    let Ok(parsed) = CreateResult::parse(&value) else {
+        tracing::info!(
+            rule = "answer-malformed",
+            "the client's answer is malformed; cancel sent"
+        );
+        link.note(seq, "The client's answer to the server's form was malformed; mcp-elicit proxy sent \"cancel\".".into());
+        return Ok(CreateResult::cancel().to_value());
+    };
+    if let Some(schema) = &form_schema
+        && let Err(refusal) = policy.check_answer(schema, &parsed)
+    {
+        tracing::info!(rule = refusal.rule, "proxy refused an answer");
+        link.note(seq, refusal.to_user);
+        arrival.answered(false);
+        return Ok(CreateResult::cancel().to_value());
+    }
+    arrival.answered(parsed.action == mcp_elicit_core::message::Action::Accept);
+    Ok(parsed.to_value())
+}
+
+/// A 2025-11-25 client: `elicitation/create` on the stream of `call`, its answer as
+/// JSON (`cancel` when the wait ended first); the client's refusal as is.
+async fn ask_peer(
+    link: &Link,
+    call: Option<&(u64, RequestId)>,
+    params: Value,
+    ct: &CancellationToken,
+) -> Result<Value, ErrorData> {
     let Some(peer) = link.downstream() else {
         return Ok(CreateResult::cancel().to_value());
     };
     let mut request = CustomRequest::new(METHOD_CREATE.to_owned(), Some(params));
-    if let Some((_, id)) = &call {
+    if let Some((_, id)) = call {
         request.extensions.insert(OriginatingRequestId(id.clone()));
     }
     let handle = peer
@@ -253,26 +310,7 @@ pub(crate) async fn elicit(
         }
         Err(_) => return Ok(CreateResult::cancel().to_value()),
     };
-    let value = serde_json::to_value(&result)
-        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
-    let Ok(parsed) = CreateResult::parse(&value) else {
-        tracing::info!(
-            rule = "answer-malformed",
-            "the client's answer is malformed; cancel sent"
-        );
-        link.note(seq, "The client's answer to the server's form was malformed; mcp-elicit proxy sent \"cancel\".".into());
-        return Ok(CreateResult::cancel().to_value());
-    };
-    if let Some(schema) = &form_schema
-        && let Err(refusal) = policy.check_answer(schema, &parsed)
-    {
-        tracing::info!(rule = refusal.rule, "proxy refused an answer");
-        link.note(seq, refusal.to_user);
-        arrival.answered(false);
-        return Ok(CreateResult::cancel().to_value());
-    }
-    arrival.answered(parsed.action == mcp_elicit_core::message::Action::Accept);
-    Ok(parsed.to_value())
+    serde_json::to_value(&result).map_err(|e| ErrorData::internal_error(e.to_string(), None))
 }
 
 fn declared(capability: Capability) -> ElicitationCapability {
@@ -296,6 +334,9 @@ impl Upstream {
     ) -> Result<ClientResult, ErrorData> {
         let gone = || ErrorData::internal_error("mcp-elicit proxy: the client is gone", None);
         let link = self.link.upgrade().ok_or_else(gone)?;
+        if let Some(held) = link.held() {
+            return relay_held(&link, &held, request, context).await;
+        }
         let peer = link.downstream().ok_or_else(gone)?;
         let mut request = request;
         if let Some((_, id)) = link.current_call() {
@@ -321,6 +362,58 @@ impl Upstream {
             )),
             Err(_) => Err(gone()),
         }
+    }
+}
+
+/// Sampling or roots for a 2026-07-28 client: a question of its held request, as the
+/// client declared them (the connection declared them upstream only then).
+async fn relay_held(
+    link: &Link,
+    held: &super::held::Held,
+    request: ServerRequest,
+    context: &RequestContext<RoleClient>,
+) -> Result<ClientResult, ErrorData> {
+    let declared = link.client_capabilities();
+    let (method, params, ok) = match &request {
+        ServerRequest::CreateMessageRequest(r) => (
+            "sampling/createMessage",
+            serde_json::to_value(&r.params).unwrap_or(Value::Null),
+            declared.sampling.is_some(),
+        ),
+        ServerRequest::ListRootsRequest(_) => (
+            "roots/list",
+            serde_json::json!({}),
+            declared.roots.is_some(),
+        ),
+        _ => ("", Value::Null, false),
+    };
+    if !ok {
+        return Err(ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!("the client behind mcp-elicit proxy did not declare {method}"),
+            None,
+        ));
+    }
+    let asked = held.ask(Ticket::none(), None, method, params, &context.ct);
+    let answer = match tokio::time::timeout(ANSWER_TIMEOUT, asked).await {
+        Ok(Some(answer)) => answer,
+        _ => return Err(ErrorData::internal_error("the request was cancelled", None)),
+    };
+    let malformed = |_| {
+        ErrorData::invalid_params(
+            format!("the client's answer to {method} is malformed"),
+            None,
+        )
+    };
+    match request {
+        ServerRequest::CreateMessageRequest(_) => {
+            serde_json::from_value::<CreateMessageResult>(answer)
+                .map(|r| ClientResult::CreateMessageResult(Box::new(r)))
+                .map_err(malformed)
+        }
+        _ => serde_json::from_value::<ListRootsResult>(answer)
+            .map(ClientResult::ListRootsResult)
+            .map_err(malformed),
     }
 }
 
@@ -413,6 +506,11 @@ impl ClientHandler for Upstream {
             tracing::info!("ignoring a completion for an elicitation the client was not shown");
             return;
         }
+        if link.held().is_some() {
+            // 2026-07-28 has no completion notifications: the held request waits for it.
+            link.mark_completed(&complete.elicitation_id);
+            return;
+        }
         if let Some(peer) = link.downstream() {
             let n = CustomNotification::new(METHOD_COMPLETE.to_owned(), Some(complete.to_value()));
             let _ = peer
@@ -480,7 +578,11 @@ impl ClientHandler for Upstream {
 
     fn get_info(&self) -> ClientConfig {
         let mut capabilities = ClientCapabilities::default();
-        capabilities.elicitation = Some(declared(Capability::ALL));
+        let pooled = self.link.upgrade().and_then(|l| l.pooled());
+        let modes = pooled.map_or(Capability::ALL, |d| d.elicitation);
+        if modes.form || modes.url {
+            capabilities.elicitation = Some(declared(modes));
+        }
         // Sampling and roots only as the client declared them, and only where the proxy
         // passes them on (2025-11-25).
         if self.relays_sampling
