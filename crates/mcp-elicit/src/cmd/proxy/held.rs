@@ -37,7 +37,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
 use mcp_elicit_server::{StateBinding, StateKeys};
-use rmcp::model::{ErrorCode, ErrorData, ServerResult};
+use rmcp::model::{ErrorCode, ErrorData, ProgressToken, ServerResult};
+use rmcp::{Peer, RoleServer};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio::sync::{Notify, oneshot};
@@ -90,10 +91,16 @@ struct State {
     url_waiting: Option<(String, Value)>,
     /// The upstream's final answer, until a waiting request takes it.
     result: Option<Result<ServerResult, ErrorData>>,
+    /// The proxy ended the request itself ([`Held::fail`]): the upstream's answer is not
+    /// wanted any more.
+    failed: bool,
     /// When the client last came for this request.
     touched: Option<Instant>,
     /// Client requests waiting on this request now.
     waiters: usize,
+    /// The latest waiting client request that asked for progress: where the upstream's
+    /// progress goes, under its token.
+    client: Option<(Peer<RoleServer>, ProgressToken)>,
 }
 
 /// One held request.
@@ -207,8 +214,29 @@ impl Held {
 
     /// The upstream work ended with `result`.
     pub(crate) fn finish(&self, result: Result<ServerResult, ErrorData>) {
-        self.lock().result = Some(result);
+        {
+            let mut s = self.lock();
+            if s.failed {
+                return;
+            }
+            s.result = Some(result);
+        }
         self.changed.notify_waiters();
+    }
+
+    /// Ends the request with `error` now (the client cannot give what the upstream asks
+    /// for); the upstream work is cancelled and its answer dropped.
+    pub(crate) fn fail(&self, error: ErrorData) {
+        {
+            let mut s = self.lock();
+            if s.failed {
+                return;
+            }
+            s.failed = true;
+            s.result = Some(Err(error));
+        }
+        self.changed.notify_waiters();
+        self.ct.cancel();
     }
 
     /// Delivers the answers of a retry for round `round`; missing ones are asked again.
@@ -240,14 +268,33 @@ impl Held {
     }
 
     /// Waits for what the client gets next: a round, or the final answer. `None` when
-    /// `ct` (the client's request) or the held request ended first.
-    pub(crate) async fn next(&self, ct: &CancellationToken) -> Option<Next> {
-        self.lock().waiters += 1;
+    /// `ct` (the client's request) or the held request ended first. `progress`: the
+    /// waiting request's peer and progress token, if it asked for progress.
+    pub(crate) async fn next(
+        &self,
+        ct: &CancellationToken,
+        progress: Option<(Peer<RoleServer>, ProgressToken)>,
+    ) -> Option<Next> {
+        {
+            let mut s = self.lock();
+            s.waiters += 1;
+            if progress.is_some() {
+                s.client = progress;
+            }
+        }
         let next = self.wait(ct).await;
         let mut s = self.lock();
         s.waiters -= 1;
+        if s.waiters == 0 {
+            s.client = None;
+        }
         s.touched = Some(Instant::now());
         next
+    }
+
+    /// Where the upstream's progress goes now (see [`Held::next`]).
+    pub(crate) fn client(&self) -> Option<(Peer<RoleServer>, ProgressToken)> {
+        self.lock().client.clone()
     }
 
     async fn wait(&self, ct: &CancellationToken) -> Option<Next> {
@@ -273,7 +320,10 @@ impl Held {
             tokio::select! {
                 () = &mut notified => {}
                 () = ct.cancelled() => return None,
-                () = self.ct.cancelled() => return None,
+                () = self.ct.cancelled() => {
+                    // Ended by the proxy with an answer of its own ([`Held::fail`]).
+                    return self.lock().result.take().map(|r| Next::Done(Box::new(r)));
+                }
                 () = tokio::time::sleep_until(still), if waiting_for_page => {
                     let mut s = self.lock();
                     if s.result.is_none() && s.queued.is_empty()
@@ -493,7 +543,7 @@ mod tests {
                 .await
             })
         };
-        let Some(Next::Round { requests, round }) = held.next(&ct).await else {
+        let Some(Next::Round { requests, round }) = held.next(&ct, None).await else {
             panic!("a round");
         };
         assert_eq!(round, 1);
@@ -517,7 +567,7 @@ mod tests {
         let replay = calls.retry(&state, &binding(json!({})), Some(&answers));
         assert!(replay.unwrap_err().message.contains("already used"));
         held.finish(done());
-        assert!(matches!(held.next(&ct).await, Some(Next::Done(r)) if r.is_ok()));
+        assert!(matches!(held.next(&ct, None).await, Some(Next::Done(r)) if r.is_ok()));
     }
 
     #[tokio::test]
@@ -561,7 +611,7 @@ mod tests {
                     .await
             }));
         }
-        let Some(Next::Round { requests, round }) = held.next(&ct).await else {
+        let Some(Next::Round { requests, round }) = held.next(&ct, None).await else {
             panic!("a round");
         };
         assert_eq!(requests.len(), 2, "{requests:?}");
@@ -578,7 +628,7 @@ mod tests {
         let Some(Next::Round {
             requests: again,
             round: second,
-        }) = held.next(&ct).await
+        }) = held.next(&ct, None).await
         else {
             panic!("asked again");
         };
@@ -616,7 +666,7 @@ mod tests {
         };
         tokio::time::sleep(Duration::from_millis(20)).await;
         drop(refused);
-        let Some(Next::Round { requests, .. }) = held.next(&ct).await else {
+        let Some(Next::Round { requests, .. }) = held.next(&ct, None).await else {
             panic!("a round");
         };
         assert_eq!(requests.len(), 1);
@@ -639,7 +689,7 @@ mod tests {
                     .await
             })
         };
-        let Some(Next::Round { requests, round }) = held.next(&ct).await else {
+        let Some(Next::Round { requests, round }) = held.next(&ct, None).await else {
             panic!("a round");
         };
         let b = binding(json!({}));
@@ -652,7 +702,7 @@ mod tests {
             asker.await.expect("joined"),
             Some(json!({"action": "accept"}))
         );
-        let Some(Next::Round { requests, .. }) = held.next(&ct).await else {
+        let Some(Next::Round { requests, .. }) = held.next(&ct, None).await else {
             panic!("still waiting");
         };
         let again = requests.values().next().expect("the URL again");

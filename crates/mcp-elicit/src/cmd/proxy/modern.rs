@@ -202,7 +202,11 @@ async fn held(
             held
         }
     };
-    match held.next(&ctx.ct).await {
+    let progress = ctx
+        .meta
+        .get_progress_token()
+        .map(|token| (ctx.peer.clone(), token));
+    match held.next(&ctx.ct, progress).await {
         None => {
             // The client went away (or the request expired): nobody can answer the rest.
             proxy.held.remove(&held);

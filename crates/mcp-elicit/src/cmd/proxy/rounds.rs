@@ -240,17 +240,23 @@ where
             .into_iter()
             .zip(tickets)
             .map(|((key, params), ticket)| ask_one(link, call.clone(), key, params, ct, ticket));
-        let asked: Vec<_> = if together {
-            futures::future::join_all(asks).await
+        // Relayed requests only exist for a held request, whose questions are asked
+        // together (one round): both kinds at once, or the round would wait for ever.
+        let (asked, relayed): (Vec<_>, Vec<_>) = if together {
+            futures::future::join(
+                futures::future::join_all(asks),
+                futures::future::join_all(relays),
+            )
+            .await
         } else {
             let mut asked = Vec::new();
             for ask in asks {
                 asked.push(ask.await);
             }
-            asked
+            (asked, futures::future::join_all(relays).await)
         };
         let mut answers = BTreeMap::new();
-        for (key, answer) in futures::future::join_all(relays).await {
+        for (key, answer) in relayed {
             answers.insert(key, answer?);
         }
         for one in asked {

@@ -25,7 +25,7 @@ use rmcp::service::{
     PeerRequestOptions, RequestContext, RunningService,
 };
 use rmcp::{ClientHandler, RoleClient};
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::held::Ticket;
@@ -117,6 +117,19 @@ pub(crate) async fn connect_with_lifecycle(
     }
 }
 
+/// -32021 `MissingRequiredClientCapabilityError` for a 2026-07-28 client whose request
+/// needs `required` (a client capabilities object), which its `_meta` did not declare.
+fn missing_capability(required: Value) -> ErrorData {
+    ErrorData::new(
+        ErrorCode(-32021),
+        format!(
+            "the server behind mcp-elicit proxy needs the client capability {required}, which this \
+             request's _meta does not declare"
+        ),
+        Some(json!({"requiredCapabilities": required})),
+    )
+}
+
 fn invalid_params(message: String) -> ErrorData {
     ErrorData::new(ErrorCode(INVALID_PARAMS), message, None)
 }
@@ -173,10 +186,15 @@ pub(crate) async fn elicit(
     let policy = link.proxy.policy;
     let seq = call.as_ref().map(|c| c.0);
     let limiter = link.proxy.limiter(&link.user);
-    let arrival = limiter.arrive();
-    if arrival.admission() != Admission::Allowed {
+    // A 2026-07-28 client paces a held request's rounds itself (each waits for its
+    // retry), and a round it never retries must not count as a flood for ten minutes.
+    let arrival = link.held().is_none().then(|| limiter.arrive());
+    let admission = arrival
+        .as_ref()
+        .map_or(Admission::Allowed, |a| a.admission());
+    if admission != Admission::Allowed {
         tracing::info!(rule = "rate-limit", "proxy refused an elicitation/create");
-        if arrival.admission() == Admission::RefusedNotify {
+        if admission == Admission::RefusedNotify {
             link.note(
                 seq,
                 "The server asked for your input too often; mcp-elicit proxy answered \"cancel\" \
@@ -198,6 +216,10 @@ pub(crate) async fn elicit(
                     mode = "form",
                     "client did not declare form mode"
                 );
+                if let Some(held) = link.held() {
+                    // 2026-07-28: the client's request ends with -32021 naming the mode.
+                    held.fail(missing_capability(json!({"elicitation": {"form": {}}})));
+                }
                 return Err(invalid_params(
                     "the client behind mcp-elicit proxy did not declare form mode elicitation"
                         .into(),
@@ -211,10 +233,26 @@ pub(crate) async fn elicit(
             (raw.clone(), Some(form.schema))
         }
         Passed::Url(url) => {
+            if !capability.url
+                && !capability.form
+                && let Some(held) = link.held()
+            {
+                tracing::info!(
+                    rule = "mode",
+                    mode = "url",
+                    "client declared no elicitation"
+                );
+                held.fail(missing_capability(json!({"elicitation": {"url": {}}})));
+                return Err(invalid_params(
+                    "the client behind mcp-elicit proxy did not declare elicitation".into(),
+                ));
+            }
             if !capability.url {
                 tracing::info!(rule = "url-fallback", "client did not declare URL mode");
                 link.note(seq, url_fallback_text(&url.message));
-                arrival.answered(false);
+                if let Some(a) = arrival {
+                    a.answered(false);
+                }
                 return Ok(CreateResult::decline().to_value());
             }
             tracing::info!(mode = "url", "forwarding an elicitation");
@@ -257,10 +295,14 @@ pub(crate) async fn elicit(
     {
         tracing::info!(rule = refusal.rule, "proxy refused an answer");
         link.note(seq, refusal.to_user);
-        arrival.answered(false);
+        if let Some(a) = arrival {
+            a.answered(false);
+        }
         return Ok(CreateResult::cancel().to_value());
     }
-    arrival.answered(parsed.action == mcp_elicit_core::message::Action::Accept);
+    if let Some(a) = arrival {
+        a.answered(parsed.action == mcp_elicit_core::message::Action::Accept);
+    }
     Ok(parsed.to_value())
 }
 
@@ -388,6 +430,12 @@ async fn relay_held(
         _ => ("", Value::Null, false),
     };
     if !ok {
+        let mut required = serde_json::Map::new();
+        required.insert(
+            method.split('/').next().unwrap_or(method).to_owned(),
+            json!({}),
+        );
+        held.fail(missing_capability(Value::Object(required)));
         return Err(ErrorData::new(
             ErrorCode::METHOD_NOT_FOUND,
             format!("the client behind mcp-elicit proxy did not declare {method}"),
@@ -527,6 +575,16 @@ impl ClientHandler for Upstream {
         let Some(link) = self.link.upgrade() else {
             return;
         };
+        if let Some(held) = link.held() {
+            // A pooled connection serves one request: its progress goes to the client
+            // request waiting on it now, under that request's token.
+            if let Some((peer, token)) = held.client() {
+                let mut params = params;
+                params.progress_token = token;
+                let _ = peer.notify_progress(params).await;
+            }
+            return;
+        }
         let (Some(token), Some(peer)) = (
             link.downstream_progress(&params.progress_token),
             link.downstream(),
