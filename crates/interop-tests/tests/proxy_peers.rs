@@ -171,8 +171,9 @@ net.Server.prototype.listen = function (...args) {
 /// a password through form mode, which the specification forbids. Through the proxy (which
 /// offers it 2026-07-28 first and falls back to `initialize`) the form never reaches the
 /// client: the user reads why, the example gets -32602 saying to use URL mode.
-#[test]
-fn the_ts_sdk_example_password_form_is_blocked_with_a_clear_message() {
+/// The TypeScript SDK's `elicitationFormExample.js` on a free loopback port: its preload
+/// file, the process and its `/mcp` URL.
+fn start_ts_form_example() -> (mcp_elicit_interop_tests::TempFile, Process, String) {
     let preload = mcp_elicit_interop_tests::TempFile::new("loopback.cjs", LOOPBACK_ONLY);
     let port = free_port();
     let example = tools().dir.join(
@@ -188,7 +189,13 @@ fn the_ts_sdk_example_password_form_is_blocked_with_a_clear_message() {
     cmd.env("PORT", port.to_string());
     let mut upstream = Process::spawn(cmd, "ts-form-example");
     upstream.wait_listening(port);
-    let (proxy, url) = start_proxy(&format!("http://localhost:{port}/mcp"), &[]);
+    (preload, upstream, format!("http://localhost:{port}/mcp"))
+}
+
+#[test]
+fn the_ts_sdk_example_password_form_is_blocked_with_a_clear_message() {
+    let (_preload, _upstream, upstream_url) = start_ts_form_example();
+    let (proxy, url) = start_proxy(&upstream_url, &[]);
     let target = Target::Http(url);
     let s = peer_client_ok(
         Lang::Ts,
@@ -216,4 +223,94 @@ fn the_ts_sdk_example_password_form_is_blocked_with_a_clear_message() {
     assert!(log.contains("revision=2025-11-25"), "{log}");
     assert!(log.contains("secret-form"), "{log}");
     assert!(!log.contains("registration information"), "{log}");
+}
+
+/// The Python SDK 2.3 client on its defaults (2026-07-28: `server/discover`, rounds, no
+/// session) uses the TypeScript SDK's form example (2025-11-25: `elicitation/create` in the
+/// middle of a call) through the proxy: the example's two-step `create_event` wizard comes
+/// as two rounds of the proxy's own, the answers reach the example, an answer outside the
+/// schema never does (the example gets `cancel`, the user reads which field), and the
+/// password form is never shown.
+#[test]
+fn the_python_sdk_default_client_uses_the_ts_form_example_through_the_proxy() {
+    let (_preload, _upstream, upstream_url) = start_ts_form_example();
+    let (proxy, url) = start_proxy(&upstream_url, &[]);
+    let target = Target::Http(url);
+    let py = |args: &[&str]| {
+        let out = mcp_elicit_interop_tests::run(&mcp_elicit_interop_tests::client_argv(
+            Lang::Py.client_2026(),
+            args,
+            &target,
+        ));
+        let s = out.last_json();
+        assert!(
+            out.code() == Some(0) && s["ok"] == true,
+            "python peer failed: {:?}\n{}\nproxy: {}",
+            s["failures"],
+            out.describe(),
+            proxy.log()
+        );
+        assert_eq!(s["protocolVersion"], "2026-07-28", "{s}");
+        s
+    };
+    let answers = r#"{"title":"Standup","description":"Daily","date":"2026-12-07","startTime":"09:30","duration":30}"#;
+    let s = py(&[
+        "--scenario",
+        "form",
+        "--tool",
+        "create_event",
+        "--answers",
+        answers,
+    ]);
+    let steps = s["elicitations"].as_array().cloned().unwrap_or_default();
+    assert_eq!(steps.len(), 2, "{s}");
+    assert_eq!(
+        steps[0]["params"]["message"], "Step 1: Enter basic event information",
+        "{s}"
+    );
+    assert_eq!(
+        steps[1]["requestedSchema"]["properties"]["duration"]["minimum"], 15,
+        "{s}"
+    );
+    let text = mcp_elicit_interop_tests::tool_text(&s["result"]);
+    assert!(text.contains("Event created successfully!"), "{s}");
+    assert!(text.contains("\"title\": \"Standup\""), "{text}");
+    assert!(text.contains("\"duration\": 30"), "{text}");
+
+    // Five minutes is under the example's minimum: stopped before it reaches the example.
+    let short = r#"{"title":"Standup","date":"2026-12-07","startTime":"09:30","duration":5}"#;
+    let s = py(&[
+        "--scenario",
+        "form",
+        "--tool",
+        "create_event",
+        "--answers",
+        short,
+    ]);
+    let text = result_texts(&s["result"]);
+    assert!(text.contains("Event creation cancelled."), "{text}");
+    assert!(text.contains("duration"), "{text}");
+
+    // The password form: no round at all, the user reads why.
+    let s = py(&["--scenario", "form", "--tool", "register_user"]);
+    assert_eq!(s["elicitations"], serde_json::json!([]), "{s}");
+    let text = result_texts(&s["result"]);
+    assert!(text.contains("mcp-elicit proxy did not show it"), "{text}");
+    let log = proxy.log();
+    assert!(log.contains("revision=2025-11-25"), "{log}");
+    assert!(!log.contains("Standup"), "{log}");
+}
+
+/// Every text block of a tool result, joined.
+fn result_texts(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .map(|blocks| {
+            blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
 }
