@@ -524,6 +524,52 @@ impl Web {
             .with_state(self.clone())
     }
 
+    /// Only the protected resource metadata (RFC 9728:
+    /// `/.well-known/oauth-protected-resource` and its `/mcp`-suffixed form), for a
+    /// server that is a resource server and nothing more (a gateway with no pages of its
+    /// own); [`Web::router`] serves it with the pages. Local mode has none: an empty
+    /// router.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{ElicitationConfig, Elicitations, IdentityPolicy, Principal};
+    /// # use mcp_elicit_store::{Keyring, Store, VaultKey};
+    /// # use mcp_elicit_web::Web;
+    /// # let user = Principal::local_user("ada");
+    /// # let db = Store::connect("sqlite::memory:").await?;
+    /// # let store = Arc::new(db.vault(Keyring::new(VaultKey::generate()?)));
+    /// # let hub = Elicitations::new(ElicitationConfig::new(IdentityPolicy::LocalUser(user.clone())));
+    /// # let web = Web::local(url::Url::parse("http://127.0.0.1:8391")?, user.clone(), Vec::new(), hub, store).await?;
+    /// use axum::body::Body;
+    /// use http::{Request, StatusCode};
+    /// use tower::ServiceExt as _;
+    ///
+    /// // Local mode advertises no authorization server.
+    /// let request = Request::get("/.well-known/oauth-protected-resource/mcp").body(Body::empty())?;
+    /// let response = web.resource_metadata_router().oneshot(request).await?;
+    /// assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn resource_metadata_router(&self) -> Router {
+        if self.is_local() {
+            return Router::new();
+        }
+        let prm_suffixed = format!(
+            "/.well-known/oauth-protected-resource{}",
+            self.inner.config.mcp_path
+        );
+        Router::new()
+            .route(
+                "/.well-known/oauth-protected-resource",
+                get(resource_server::metadata),
+            )
+            .route(&prm_suffixed, get(resource_server::metadata))
+            .with_state(self.clone())
+    }
+
     /// Wraps `mcp` (the router serving the MCP endpoint) with bearer validation
     /// ([`require_bearer`](crate::require_bearer)): requests without a valid token get
     /// 401 with `WWW-Authenticate`, valid ones carry the user's [`Principal`].

@@ -22,7 +22,7 @@
 //! a mode it did not declare, or malformed params) is not a failure of the call: a notice
 //! goes to stderr, the server gets the error, and the exit status is the tool's outcome.
 
-mod auth;
+pub(crate) mod auth;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -43,8 +43,14 @@ pub struct Running {
 impl Running {
     /// Starts `mcp-elicit ARGS` and waits until it listens on `port`.
     pub fn start(args: &[&str], port: u16) -> Running {
+        Self::start_with_env(args, port, &[])
+    }
+
+    /// [`Running::start`] with `env` set for the child.
+    pub fn start_with_env(args: &[&str], port: u16, env: &[(&str, &std::ffi::OsStr)]) -> Running {
         let mut child = Command::new(BIN)
             .args(args)
+            .envs(env.iter().copied())
             .env_remove("RUST_LOG")
             .stdin(Stdio::null())
             .stdout(Stdio::null())

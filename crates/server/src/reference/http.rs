@@ -103,7 +103,8 @@ where
     );
     let directory: Arc<dyn crate::SessionDirectory> = sessions;
     Router::new()
-        .nest_service(MCP_PATH, service)
+        // Behind an `Arc`: axum clones a mounted service for every request.
+        .nest_service(MCP_PATH, crate::SharedHttpService::new(service))
         // Requests in progress per session and user, sessions per user, idle sessions.
         .layer(axum::middleware::from_fn_with_state(guard, enforce))
         // DELETE of an unknown or ended session: 404.
@@ -224,6 +225,66 @@ where
     .await;
     ct.cancel();
     sweeper.abort();
+    Ok(())
+}
+
+/// Serves any `app` on `listener` within `limits` until `shutdown` resolves: what
+/// [`serve_with_limits`] does for the reference server (header and idle timeouts, the
+/// connection cap, body sizes and JSON shape checked before anything is parsed, the
+/// OS-user check, TCP_NODELAY), for another server on this crate, such as a gateway.
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// use mcp_elicit_server::reference::http::{HttpLimits, serve_router};
+/// use tokio::io::{AsyncReadExt, AsyncWriteExt};
+///
+/// let app = axum::Router::new().route("/mcp", axum::routing::post(|| async { "ok" }));
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+/// let addr = listener.local_addr()?;
+/// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+/// let mut limits = HttpLimits::default();
+/// limits.max_body_bytes = 16;
+/// let server = tokio::spawn(serve_router(listener, app, limits, async move {
+///     let _ = stopped.await;
+/// }));
+/// // One POST on its own connection; the status line of the answer.
+/// let post = |body: String| async move {
+///     let mut tcp = tokio::net::TcpStream::connect(addr).await?;
+///     let request = format!(
+///         "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
+///          Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+///         body.len()
+///     );
+///     tcp.write_all(request.as_bytes()).await?;
+///     let mut answer = String::new();
+///     tcp.read_to_string(&mut answer).await?;
+///     Ok::<_, std::io::Error>(answer.lines().next().unwrap_or_default().to_owned())
+/// };
+/// assert_eq!(post("{}".into()).await?, "HTTP/1.1 200 OK");
+/// // Over the body limit: refused before the handler.
+/// assert_eq!(post(format!("[{}]", "0,".repeat(20))).await?, "HTTP/1.1 413 Payload Too Large");
+/// let _ = stop.send(());
+/// server.await??;
+/// # Ok(())
+/// # }
+/// ```
+pub async fn serve_router(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    limits: HttpLimits,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let listener = listener.tap_io(|tcp| {
+        if let Err(e) = tcp.set_nodelay(true) {
+            tracing::debug!("cannot set TCP_NODELAY: {e}");
+        }
+    });
+    let app = app.layer(axum::middleware::from_fn_with_state(
+        limits.clone(),
+        limits::check_body,
+    ));
+    conn::serve_connections(listener, app, limits, shutdown).await;
     Ok(())
 }
 

@@ -111,10 +111,23 @@ fn read_secret(path: &std::path::Path) -> Result<SecretString, String> {
     Ok(SecretString::from(line.to_owned()))
 }
 
+/// What `call` tells the user when the server needs a sign-in it has not got.
+const CALL_SIGN_IN_HINT: &str = "run again with --sign-in to sign in in a browser (the sign-in \
+     is kept for later runs), or give --token-file FILE or --client-credentials";
+
 /// The authorizer for `target` (HTTP servers only: stdio servers take no authorization).
 pub(crate) async fn authorizer(
     target: &ServerTarget,
     auth: CallAuth,
+) -> Result<Option<Arc<Authorizer>>, String> {
+    authorizer_with_hint(target, auth, CALL_SIGN_IN_HINT).await
+}
+
+/// [`authorizer`], telling the user `hint` when a kept sign-in is needed and missing.
+pub(crate) async fn authorizer_with_hint(
+    target: &ServerTarget,
+    auth: CallAuth,
+    hint: &str,
 ) -> Result<Option<Arc<Authorizer>>, String> {
     let ServerTarget::Http { url } = target else {
         return match auth {
@@ -154,10 +167,7 @@ pub(crate) async fn authorizer(
             let files = TokenFileStore::default_location().map_err(|e| e.to_string())?;
             let ui = match browser {
                 Some(b) => CallSignIn::browser(b),
-                None => CallSignIn::refuse(
-                    "run again with --sign-in to sign in in a browser (the sign-in is kept \
-                     for later runs), or give --token-file FILE or --client-credentials",
-                ),
+                None => CallSignIn::refuse(hint),
             };
             let mut config = AuthConfig::new("mcp-elicit");
             if let Some((id, secret_file)) = client {

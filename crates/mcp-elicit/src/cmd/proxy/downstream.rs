@@ -288,6 +288,11 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         context.peer.set_peer_info(request.clone());
+        // The user its bearer token names (`--issuer`), for this whole session.
+        if let Some(principal) = mcp_elicit_server::Principal::from_extensions(&context.extensions)
+        {
+            self.link.set_principal(principal);
+        }
         let modes = client_modes(&request);
         tracing::info!(
             form = modes.form,

@@ -6,9 +6,11 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use mcp_elicit_client::auth::Authorizer;
 use mcp_elicit_client::rate_limit::RateLimiter;
 use mcp_elicit_client::{ProtocolChoice, RawRequests};
 use mcp_elicit_core::message::Capability;
+use mcp_elicit_server::Principal;
 use rmcp::model::{ClientCapabilities, ProgressToken, RequestId};
 use rmcp::{Peer, RoleClient, RoleServer};
 use tokio::sync::Notify;
@@ -31,6 +33,8 @@ pub(crate) struct Proxy {
     pub(crate) pool: Pool,
     /// The requests of 2026-07-28 clients held while the user answers.
     pub(crate) held: HeldCalls,
+    /// The proxy's own credentials for the upstream (never a client's).
+    pub(crate) upstream_auth: Option<Arc<Authorizer>>,
 }
 
 impl Proxy {
@@ -39,6 +43,7 @@ impl Proxy {
         upstream_protocol: ProtocolChoice,
         pool: Pool,
         held: HeldCalls,
+        upstream_auth: Option<Arc<Authorizer>>,
     ) -> Self {
         Self {
             policy,
@@ -46,6 +51,7 @@ impl Proxy {
             limiters: Mutex::new(HashMap::new()),
             pool,
             held,
+            upstream_auth,
         }
     }
 
@@ -82,8 +88,9 @@ pub(crate) struct Call {
 #[derive(Debug)]
 pub(crate) struct Link {
     pub(crate) proxy: Arc<Proxy>,
-    /// The user this session belongs to (for the rate limit).
-    pub(crate) user: String,
+    /// The user this session belongs to: the local user, or the one its bearer token
+    /// names (`--issuer`).
+    principal: Mutex<Principal>,
     /// What the upstream sent, raw (rmcp's typed parse drops members such as `pattern`):
     /// its `elicitation/create` params and its `InputRequiredResult`s.
     pub(crate) raw: RawRequests,
@@ -136,15 +143,20 @@ impl std::hash::Hash for Declared {
 /// Most URL elicitation ids remembered per session.
 const MAX_URL_IDS: usize = 1024;
 
+/// The key of `principal`'s limits, pools and held requests.
+pub(crate) fn user_key(principal: &Principal) -> String {
+    format!("{}\n{}", principal.issuer(), principal.subject())
+}
+
 pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Link {
-    pub(crate) fn new(proxy: Arc<Proxy>, user: impl Into<String>) -> Self {
+    pub(crate) fn new(proxy: Arc<Proxy>, principal: Principal) -> Self {
         Self {
             proxy,
-            user: user.into(),
+            principal: Mutex::new(principal),
             raw: RawRequests::default(),
             state: Mutex::new(LinkState {
                 capability: Capability {
@@ -155,6 +167,21 @@ impl Link {
             }),
             completion: Notify::new(),
         }
+    }
+
+    /// The user this session belongs to.
+    pub(crate) fn principal(&self) -> Principal {
+        lock(&self.principal).clone()
+    }
+
+    /// The user's key (rate limits, pools, held requests).
+    pub(crate) fn user(&self) -> String {
+        user_key(&self.principal())
+    }
+
+    /// The session's user, as its `initialize` request said.
+    pub(crate) fn set_principal(&self, principal: Principal) {
+        *lock(&self.principal) = principal;
     }
 
     /// Serves `held` from now on (2026-07-28): what its client declared, in its `_meta`.

@@ -27,8 +27,10 @@
 //!   answers, upstream connections lent per request).
 //! - [`link`]: what both halves of one session share.
 
+mod credentials;
 mod downstream;
 mod held;
+mod identity;
 mod link;
 mod modern;
 mod policy;
@@ -43,7 +45,7 @@ use std::time::Duration;
 
 use mcp_elicit_client::{ProtocolChoice, RateLimit, ServerTarget};
 use mcp_elicit_server::Edge;
-use mcp_elicit_server::reference::http::mcp_config;
+use mcp_elicit_server::reference::http::{HttpLimits, mcp_config, serve_router};
 use rmcp::ServiceExt;
 use rmcp::transport::streamable_http_server::StreamableHttpService;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -54,8 +56,11 @@ use self::link::{Link, Proxy};
 use self::policy::Policy;
 use self::pool::Pool;
 
-/// The user every session is counted under until the proxy authenticates its clients.
-const LOCAL_USER: &str = "local";
+/// The user of every session when the proxy does not authenticate its clients (no
+/// `--issuer`): the OS user it runs as (it listens on loopback only).
+fn local_user() -> mcp_elicit_server::Principal {
+    mcp_elicit_server::Principal::current_local_user()
+}
 
 /// Sessions outlive the longest wait for a user's answer (10 minutes).
 const SESSION_KEEP_ALIVE: Duration = Duration::from_secs(601);
@@ -105,6 +110,15 @@ pub(crate) struct ProxyArgs {
         default_value = "auto"
     )]
     upstream_protocol: ProtocolChoice,
+    #[command(flatten)]
+    upstream_auth: credentials::UpstreamAuthArgs,
+    #[command(flatten)]
+    identity: identity::ClientAuthArgs,
+    /// Serve connections from other OS users of this machine too (local mode, without
+    /// `--issuer`): by default only the proxy's own OS user is served, since every client
+    /// on loopback is taken for the local user.
+    #[arg(long)]
+    danger_allow_other_os_users: bool,
 }
 
 impl ProxyArgs {
@@ -132,9 +146,14 @@ pub(crate) fn run(args: ProxyArgs) -> ExitCode {
     };
     if !args.stdio && !args.listen.ip().is_loopback() {
         eprintln!(
-            "mcp-elicit proxy: --listen {}: loopback only (the proxy does not authenticate its clients yet)",
+            "mcp-elicit proxy: --listen {}: loopback only (put a TLS reverse proxy in front, \
+             with --public-url and --issuer)",
             args.listen
         );
+        return ExitCode::from(2);
+    }
+    if args.stdio && args.identity.issuer.is_some() {
+        eprintln!("mcp-elicit proxy: --issuer applies to Streamable HTTP, not --stdio");
         return ExitCode::from(2);
     }
     let runtime = match tokio::runtime::Runtime::new() {
@@ -152,16 +171,32 @@ pub(crate) fn run(args: ProxyArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let authorizer = match runtime.block_on(credentials::upstream_authorizer(
+        &target,
+        &args.upstream_auth,
+    )) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("mcp-elicit proxy: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let proxy = Arc::new(Proxy::new(
         args.policy(),
         args.upstream_protocol,
         Pool::new(Arc::clone(&target)),
         HeldCalls::new(keys),
+        authorizer,
     ));
     let result = if args.stdio {
         runtime.block_on(serve_stdio(proxy, target))
     } else {
-        runtime.block_on(serve_http(args.listen, proxy, target))
+        let listen = Listen {
+            addr: args.listen,
+            identity: args.identity.clone(),
+            only_own_os_user: !args.danger_allow_other_os_users,
+        };
+        runtime.block_on(serve_http(listen, proxy, target))
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -173,7 +208,10 @@ pub(crate) fn run(args: ProxyArgs) -> ExitCode {
 }
 
 async fn serve_stdio(proxy: Arc<Proxy>, target: Arc<ServerTarget>) -> Result<(), String> {
-    let session = Edge::new(Session::new(Arc::new(Link::new(proxy, LOCAL_USER)), target));
+    let session = Edge::new(Session::new(
+        Arc::new(Link::new(proxy, local_user())),
+        target,
+    ));
     let running = session
         .serve(mcp_elicit_server::wire::edge_rw(
             tokio::io::stdin(),
@@ -185,43 +223,84 @@ async fn serve_stdio(proxy: Arc<Proxy>, target: Arc<ServerTarget>) -> Result<(),
     Ok(())
 }
 
+/// Where and how the proxy serves Streamable HTTP.
+struct Listen {
+    addr: SocketAddr,
+    identity: identity::ClientAuthArgs,
+    /// Local mode only: serve connections of the proxy's own OS user only.
+    only_own_os_user: bool,
+}
+
 async fn serve_http(
-    listen: SocketAddr,
+    listen: Listen,
     proxy: Arc<Proxy>,
     target: Arc<ServerTarget>,
 ) -> Result<(), String> {
-    let listener = tokio::net::TcpListener::bind(listen)
+    let listener = tokio::net::TcpListener::bind(listen.addr)
         .await
-        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
+        .map_err(|e| format!("cannot listen on {}: {e}", listen.addr))?;
     let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    let public_url = listen.identity.public_url(addr)?;
+    let web = identity::resource_server(&listen.identity, &public_url).await?;
     let mut sessions = LocalSessionManager::default();
     sessions.session_config.keep_alive = Some(SESSION_KEEP_ALIVE);
+    let sessions = Arc::new(sessions);
     let ct = tokio_util::sync::CancellationToken::new();
-    // Host must be a loopback name and Origin absent or the proxy's own (DNS rebinding,
-    // and the transport rule that servers answer 403 to an invalid Origin).
-    let config = mcp_config(&format!("http://{addr}"), ct.clone());
+    // Host must be a loopback name or the public URL's host, and Origin absent or the
+    // public URL's own (DNS rebinding, and the transport rule that servers answer 403 to
+    // an invalid Origin).
+    let config = mcp_config(public_url.as_str(), ct.clone());
     let service = StreamableHttpService::new(
         move || {
             Ok(Edge::new(Session::new(
-                Arc::new(Link::new(proxy.clone(), LOCAL_USER)),
+                Arc::new(Link::new(proxy.clone(), local_user())),
                 target.clone(),
             )))
         },
-        Arc::new(sessions),
+        Arc::clone(&sessions),
         config,
     );
-    // 2026-07-28 rounds go out with the exact JSON of their requests (`pattern` and all).
-    let app = axum::Router::new()
+    // Requests in progress per session and per user, sessions per user, idle sessions;
+    // the user is the token's (`--issuer`) or the local user.
+    let local = web.is_none().then(local_user);
+    let guard = mcp_elicit_server::SessionGuard::new(
+        mcp_elicit_server::SessionLimits::default(),
+        Arc::clone(&sessions),
+        local,
+        ct.clone(),
+    );
+    let directory: Arc<dyn mcp_elicit_server::SessionDirectory> = sessions;
+    let mcp = axum::Router::new()
         .nest_service(mcp_elicit_server::MCP_PATH, service)
+        .layer(axum::middleware::from_fn_with_state(
+            guard,
+            mcp_elicit_server::enforce_session_limits,
+        ))
+        // DELETE of an unknown or ended session: 404.
+        .layer(axum::middleware::from_fn_with_state(
+            directory,
+            mcp_elicit_server::unknown_session_404_in,
+        ))
+        // 2026-07-28 rounds go out with the exact JSON of their requests (`pattern` and all).
         .layer(axum::middleware::from_fn(
             mcp_elicit_server::wire::exact_rounds_http,
         ));
+    let app = match &web {
+        // Every request needs a bearer token of the issuer for this proxy; the token is
+        // removed before the proxy sees the request, so it can never go upstream.
+        Some(web) => web.protect(mcp).merge(web.resource_metadata_router()),
+        None => mcp,
+    };
+    let mut limits = HttpLimits::default();
+    limits.only_own_os_user = web.is_none() && listen.only_own_os_user;
     eprintln!("mcp-elicit proxy: http://{addr}/mcp");
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            let _ = tokio::signal::ctrl_c().await;
-            ct.cancel();
-        })
-        .await
-        .map_err(|e| e.to_string())
+    if web.is_some() {
+        eprintln!("mcp-elicit proxy: clients need a bearer token for {public_url}mcp");
+    }
+    serve_router(listener, app, limits, async move {
+        let _ = tokio::signal::ctrl_c().await;
+        ct.cancel();
+    })
+    .await
+    .map_err(|e| e.to_string())
 }

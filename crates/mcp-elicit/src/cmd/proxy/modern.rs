@@ -26,7 +26,7 @@ use super::downstream::{
     MALFORMED_URL_REQUIRED, call_via, prompt_response, read_response, request_via, url_fallback,
 };
 use super::held::{Held, Next};
-use super::link::{Declared, Link, Proxy};
+use super::link::{Declared, Link, Proxy, user_key};
 use super::pool::{Key, Lease};
 
 /// The `_meta` key of a 2026-07-28 request's client capabilities.
@@ -45,11 +45,17 @@ fn declared(ctx: &RequestContext<RoleServer>) -> (Capability, bool, bool) {
     (elicitation, present("sampling"), present("roots"))
 }
 
+/// The user of a request: the one its bearer token names (`--issuer`), else the
+/// session's (the local user).
+fn principal(link: &Link, ctx: &RequestContext<RoleServer>) -> Principal {
+    Principal::from_extensions(&ctx.extensions).unwrap_or_else(|| link.principal())
+}
+
 fn key(link: &Link, ctx: &RequestContext<RoleServer>) -> Key {
     let (elicitation, sampling, roots) = declared(ctx);
     let any = elicitation.form || elicitation.url;
     Key {
-        user: link.user.clone(),
+        user: principal(link, ctx),
         declared: Declared {
             elicitation: Capability {
                 form: elicitation.form,
@@ -191,7 +197,7 @@ async fn held(
             proxy.held.retry(&state, &binding, Some(&responses))?
         }
         None => {
-            let held = proxy.held.insert(&link.user)?;
+            let held = proxy.held.insert(&user_key(&principal(link, ctx)))?;
             start(
                 Arc::clone(proxy),
                 key(link, ctx),
@@ -246,10 +252,6 @@ fn start(proxy: Arc<Proxy>, key: Key, capability: Capability, held: &Arc<Held>, 
     });
 }
 
-fn principal(link: &Link) -> Principal {
-    Principal::local_user(link.user.clone())
-}
-
 fn arguments(args: Option<&serde_json::Map<String, Value>>) -> Value {
     args.map(|a| Value::Object(a.clone()))
         .unwrap_or(Value::Null)
@@ -265,7 +267,7 @@ pub(crate) async fn call_tool(
     let responses = request.input_responses.take();
     request.meta = forwarded_meta(request.meta.take());
     let binding = StateBinding::new(
-        &principal(link),
+        &principal(link, ctx),
         "tools/call",
         &request.name,
         &arguments(request.arguments.as_ref()),
@@ -292,7 +294,7 @@ pub(crate) async fn get_prompt(
     let responses = request.input_responses.take();
     request.meta = forwarded_meta(request.meta.take());
     let args = serde_json::to_value(&request.arguments).unwrap_or(Value::Null);
-    let binding = StateBinding::new(&principal(link), "prompts/get", &request.name, &args);
+    let binding = StateBinding::new(&principal(link, ctx), "prompts/get", &request.name, &args);
     match held(link, ctx, binding, state, responses, Work::Prompt(request)).await? {
         Answer::Round(round) => Ok(GetPromptResponse::InputRequired(round)),
         Answer::Done(result) => prompt_response(*result),
@@ -309,7 +311,7 @@ pub(crate) async fn read_resource(
     let responses = request.input_responses.take();
     request.meta = forwarded_meta(request.meta.take());
     let binding = StateBinding::new(
-        &principal(link),
+        &principal(link, ctx),
         "resources/read",
         &request.uri,
         &Value::Null,

@@ -19,6 +19,8 @@ use rmcp::service::ClientLifecycleMode;
 use rmcp::{Peer, RoleClient};
 use tokio::time::Instant;
 
+use mcp_elicit_server::Principal;
+
 use super::link::{Declared, Link, Proxy};
 use super::upstream::{self, UpstreamService};
 
@@ -33,7 +35,7 @@ pub(crate) const IDLE_FOR: Duration = Duration::from_secs(60);
 /// becomes the documented fallback, never a form).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct Key {
-    pub(crate) user: String,
+    pub(crate) user: Principal,
     pub(crate) declared: Declared,
 }
 

@@ -102,8 +102,12 @@ pub(crate) async fn connect_with_lifecycle(
             Ok(handler.serve_with_lifecycle(transport, lifecycle).await?)
         }
         ServerTarget::Http { url } => {
-            let (transport, mut standalone) =
-                http::transport_with_auth(url.as_str(), handler.raw.clone(), None);
+            // The proxy's own credentials (configured), never a client's token.
+            let (transport, mut standalone) = http::transport_with_auth(
+                url.as_str(),
+                handler.raw.clone(),
+                link.proxy.upstream_auth.clone(),
+            );
             let service = handler.serve_with_lifecycle(transport, lifecycle).await?;
             // 2025-11-25 servers may send elicitation requests on the standalone stream
             // only; 2026-07-28 has no such stream (and no server requests).
@@ -185,7 +189,7 @@ pub(crate) async fn elicit(
 ) -> Result<Value, ErrorData> {
     let policy = link.proxy.policy;
     let seq = call.as_ref().map(|c| c.0);
-    let limiter = link.proxy.limiter(&link.user);
+    let limiter = link.proxy.limiter(&link.user());
     // A 2026-07-28 client paces a held request's rounds itself (each waits for its
     // retry), and a round it never retries must not count as a flood for ten minutes.
     let arrival = link.held().is_none().then(|| limiter.arrive());
