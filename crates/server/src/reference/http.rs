@@ -103,8 +103,7 @@ where
     );
     let directory: Arc<dyn crate::SessionDirectory> = sessions;
     Router::new()
-        // Behind an `Arc`: axum clones a mounted service for every request.
-        .nest_service(MCP_PATH, crate::SharedHttpService::new(service))
+        .nest_service(MCP_PATH, service)
         // Requests in progress per session and user, sessions per user, idle sessions.
         .layer(axum::middleware::from_fn_with_state(guard, enforce))
         // DELETE of an unknown or ended session: 404.
