@@ -175,6 +175,16 @@ async fn ten_seconds_without_the_database_fail_cleanly_and_the_server_recovers_b
         &answer,
         second_took,
     );
+    // The third-party OAuth callback, with the browser's session: 503 as well, not "not
+    // signed in" (which would send the user to sign in again, which needs the store too).
+    let callback = browser
+        .open(&format!("{base}/oauth/callback?state=demo~x&code=y"))
+        .await;
+    assert_eq!(
+        callback.status, 503,
+        "OAuth callback during the outage: {}",
+        callback.body
+    );
     // At least 10 s in all (the checks above take about two acquire timeouts).
     tokio::time::sleep(OUTAGE.saturating_sub(down.elapsed())).await;
 

@@ -18,7 +18,7 @@ use serde::Deserialize;
 use crate::pages::{self, escape, hidden, identity_box};
 use crate::purpose::{Entry, Purpose};
 use crate::web::Web;
-use crate::{csrf, session};
+use crate::csrf;
 
 /// The longest elicitation id accepted.
 const MAX_ID: usize = 128;
@@ -41,7 +41,7 @@ pub(crate) fn not_found() -> Response {
     )
 }
 
-fn unavailable() -> Response {
+pub(crate) fn unavailable() -> Response {
     pages::message(
         StatusCode::SERVICE_UNAVAILABLE,
         "Try again",
@@ -116,7 +116,7 @@ impl Web {
         id: &str,
         csrf_token: &str,
     ) -> Result<Flow, Response> {
-        let Some(session) = self.page_session(headers).await? else {
+        let Some(session) = self.browser_session(headers).await? else {
             return Err(pages::message(
                 StatusCode::UNAUTHORIZED,
                 "Not signed in",
@@ -160,28 +160,6 @@ impl Web {
             Err(e) => {
                 tracing::info!(elicitation_id = id, error = %e, "completion refused");
                 Err(not_found())
-            }
-        }
-    }
-
-    /// The live browser session of a page request: `Ok(None)` without one, and 503 (with
-    /// `Retry-After`) when the store cannot look it up just now, so that a signed-in user
-    /// is asked to try again instead of being told the session ended (or sent to sign in
-    /// again, which needs the store too).
-    async fn page_session(&self, headers: &HeaderMap) -> Result<Option<BrowserSession>, Response> {
-        let name = session::session_cookie(self.inner.config.secure_cookies());
-        let Some(raw) = session::read(headers, name) else {
-            return Ok(None);
-        };
-        match self.inner.store.get_browser_session(&raw).await {
-            Ok(s) => Ok(s),
-            Err(e) if e.is_unavailable() => {
-                tracing::warn!(error = %e, "browser session lookup failed: store unavailable");
-                Err(unavailable())
-            }
-            Err(e) => {
-                tracing::warn!(error = %e, "browser session lookup failed");
-                Ok(None)
             }
         }
     }
@@ -239,7 +217,7 @@ pub(crate) async fn page(
     if !plausible_id(&id) {
         return not_found();
     }
-    let session = match web.page_session(&headers).await {
+    let session = match web.browser_session(&headers).await {
         Ok(s) => s,
         Err(r) => return r,
     };

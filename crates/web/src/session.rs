@@ -74,14 +74,27 @@ pub(crate) fn clear_at(name: &str, secure: bool, path: &str) -> Option<HeaderVal
 }
 
 impl Web {
-    /// The live browser session of this request, if any.
-    pub(crate) async fn browser_session(&self, headers: &HeaderMap) -> Option<BrowserSession> {
-        let raw = read(headers, session_cookie(self.inner.config.secure_cookies()))?;
+    /// The live browser session of a page request: `Ok(None)` without one, and 503 (with
+    /// `Retry-After`) when the store cannot look it up just now, so that a signed-in user
+    /// is asked to try again instead of being told the session ended (or sent to sign in
+    /// again, which needs the store too).
+    pub(crate) async fn browser_session(
+        &self,
+        headers: &HeaderMap,
+    ) -> Result<Option<BrowserSession>, axum::response::Response> {
+        let name = session_cookie(self.inner.config.secure_cookies());
+        let Some(raw) = read(headers, name) else {
+            return Ok(None);
+        };
         match self.inner.store.get_browser_session(&raw).await {
-            Ok(s) => s,
+            Ok(s) => Ok(s),
+            Err(e) if e.is_unavailable() => {
+                tracing::warn!(error = %e, "browser session lookup failed: store unavailable");
+                Err(crate::connect::unavailable())
+            }
             Err(e) => {
                 tracing::warn!(error = %e, "browser session lookup failed");
-                None
+                Ok(None)
             }
         }
     }

@@ -331,11 +331,17 @@ pub(crate) async fn callback(
             "The response had no state. Nothing was changed.",
         );
     };
-    let Some(session) = web.browser_session(&headers).await else {
-        return failed(
-            StatusCode::UNAUTHORIZED,
-            "You are not signed in on this server. Open the link from your application again.",
-        );
+    // The store unavailable just now: 503 with Retry-After, as the connect pages answer
+    // (not "not signed in", which would send the user to sign in again).
+    let session = match web.browser_session(&headers).await {
+        Ok(Some(session)) => session,
+        Ok(None) => {
+            return failed(
+                StatusCode::UNAUTHORIZED,
+                "You are not signed in on this server. Open the link from your application again.",
+            );
+        }
+        Err(unavailable) => return unavailable,
     };
     let principal = session.principal.clone();
     // RFC 9207, before the state is taken: a forged response must not burn it.
