@@ -14,10 +14,12 @@ use os_user_common::{INITIALIZE, OTHER_UID, bin, curl, own_uid, unavailable};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
-/// A running `mcp-elicit demo --serve-only` (stdin held open) and its MCP endpoint URL.
+/// A running `mcp-elicit demo --serve-only` (stdin held open), its MCP endpoint URL and
+/// the base URL of its demo OAuth provider.
 struct Demo {
     child: Child,
     mcp: String,
+    provider: String,
 }
 
 impl Demo {
@@ -29,7 +31,7 @@ impl Demo {
             .env("USER", "os-user-tester")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("start mcp-elicit demo");
         let mut line = String::new();
@@ -38,7 +40,37 @@ impl Demo {
             .expect("read the demo URL");
         let mcp = line.trim().to_owned();
         assert!(mcp.starts_with("http://127.0.0.1:"), "demo URL: {mcp:?}");
-        Demo { child, mcp }
+        // The provider's address, then the rest of stderr passed on (and drained).
+        let mut stderr = BufReader::new(child.stderr.take().expect("stderr"));
+        let mut provider = String::new();
+        let mut line = String::new();
+        while stderr.read_line(&mut line).unwrap_or(0) > 0 {
+            eprint!("{line}");
+            if let Some(url) = line
+                .trim()
+                .strip_prefix("mcp-elicit demo: demo OAuth provider at ")
+            {
+                provider = url.to_owned();
+                break;
+            }
+            line.clear();
+        }
+        assert!(
+            provider.starts_with("http://127.0.0.1:"),
+            "provider URL: {provider:?}"
+        );
+        std::thread::spawn(move || {
+            let mut rest = String::new();
+            while stderr.read_line(&mut rest).unwrap_or(0) > 0 {
+                eprint!("{rest}");
+                rest.clear();
+            }
+        });
+        Demo {
+            child,
+            mcp,
+            provider,
+        }
     }
 
     fn base(&self) -> &str {
@@ -77,6 +109,12 @@ fn demo_refuses_another_os_user_and_serves_its_own() {
     }
     let (status, body) = curl(None, &demo.mcp, Some(INITIALIZE));
     assert_eq!(status, 200, "own user again: {body}");
+    // The demo OAuth provider's port too: its consent page would approve grants.
+    let authorize = format!("{}authorize?client_id=x", demo.provider);
+    let (status, body) = curl(Some(OTHER_UID), &authorize, None);
+    assert_eq!(status, 403, "uid {OTHER_UID} on the demo provider: {body}");
+    let (status, body) = curl(None, &authorize, None);
+    assert_ne!(status, 403, "own user on the demo provider: {body}");
 }
 
 #[test]

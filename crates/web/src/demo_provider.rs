@@ -87,14 +87,42 @@ impl DemoProvider {
     /// # }
     /// ```
     pub async fn start() -> std::io::Result<Self> {
+        Self::start_with(|listener, app| async move {
+            let _ = axum::serve(listener, app).await;
+        })
+        .await
+    }
+
+    /// [`DemoProvider::start`], served by `serve` (given the bound loopback listener and
+    /// the provider's router) instead of plain `axum::serve`: for a server that wants its
+    /// own connection handling on this port too (timeouts, connection cap, which OS user
+    /// may connect).
+    ///
+    /// ```
+    /// use mcp_elicit_web::demo_provider::DemoProvider;
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// let provider = DemoProvider::start_with(|listener, app| async move {
+    ///     let _ = axum::serve(listener, app).await;
+    /// })
+    /// .await?;
+    /// let token = format!("{}token", provider.base());
+    /// let response = reqwest::Client::new().post(token).form(&[("grant_type", "x")]).send().await?;
+    /// assert_eq!(response.status(), 400); // served: an unsupported grant
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn start_with<F, Fut>(serve: F) -> std::io::Result<Self>
+    where
+        F: FnOnce(tokio::net::TcpListener, axum::Router) -> Fut,
+        Fut: std::future::Future<Output = ()> + Send + 'static,
+    {
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0)).await?;
         let addr = listener.local_addr()?;
         let base = Url::parse(&format!("http://{addr}/"))
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         let app = router(Arc::new(Grants::default()));
-        let task = tokio::spawn(async move {
-            let _ = axum::serve(listener, app).await;
-        });
+        let task = tokio::spawn(serve(listener, app));
         Ok(Self { base, task })
     }
 

@@ -64,10 +64,17 @@ async fn demo(args: DemoArgs) -> Result<(), HostError> {
         .map_err(|e| HostError(format!("cannot read the listening address: {e}")))?;
     let base = format!("http://{addr}");
     let config = ElicitationConfig::new(IdentityPolicy::LocalUser(Principal::current_local_user()));
-    // The third-party OAuth provider `connect_provider` connects to, on loopback too.
-    let provider = DemoProvider::start()
-        .await
-        .map_err(|e| HostError(format!("cannot start the demo OAuth provider: {e}")))?;
+    // The third-party OAuth provider `connect_provider` connects to, on loopback too, and
+    // like the demo itself only for this OS user (its consent page would otherwise let
+    // another account of this machine approve grants).
+    let only_own_os_user = !args.danger_allow_other_os_users;
+    let provider = DemoProvider::start_with(move |listener, app| async move {
+        let mut limits = http::HttpLimits::default();
+        limits.only_own_os_user = only_own_os_user;
+        let _ = http::serve_router(listener, app, limits, std::future::pending()).await;
+    })
+    .await
+    .map_err(|e| HostError(format!("cannot start the demo OAuth provider: {e}")))?;
     let provider_config = provider
         .config()
         .map_err(|e| HostError(format!("demo OAuth provider address: {e}")))?;
@@ -99,6 +106,12 @@ async fn demo(args: DemoArgs) -> Result<(), HostError> {
         .map_err(|e| HostError(format!("bad demo address: {e}")))?;
     let result = if args.serve_only {
         println!("{base}/mcp");
+        // Where the demo OAuth provider listens (for tests and scripts; on stderr, so
+        // stdout keeps one line).
+        eprintln!(
+            "mcp-elicit demo: demo OAuth provider at {}",
+            provider.base()
+        );
         // Until stdin closes (the test drops its end or exits).
         let mut sink = Vec::new();
         let _ = tokio::io::AsyncReadExt::read_to_end(&mut tokio::io::stdin(), &mut sink).await;
