@@ -55,6 +55,10 @@ pub(crate) const STILL_WAITING_AFTER: Duration = Duration::from_secs(20);
 /// Most requests one user has held at once.
 pub(crate) const MAX_HELD_PER_USER: usize = 64;
 
+/// Most rounds one held request goes through (an upstream that asks for ever is stopped;
+/// every round needs the client's retry, and clients stop sooner: ours after 10).
+pub(crate) const MAX_ROUNDS: u32 = 32;
+
 /// The JSON-RPC code of a limit the proxy enforces (`data.limit` names it).
 const LIMIT_CODE: i32 = -32000;
 
@@ -194,6 +198,23 @@ impl Held {
         let (tx, rx) = oneshot::channel();
         {
             let mut s = self.lock();
+            if s.round >= MAX_ROUNDS {
+                drop(s);
+                drop(ticket);
+                tracing::info!(
+                    rule = "rounds",
+                    "the upstream asked a held request too often"
+                );
+                self.fail(ErrorData::new(
+                    ErrorCode(LIMIT_CODE),
+                    format!(
+                        "mcp-elicit proxy ended this request: the server asked for input more than \
+                         {MAX_ROUNDS} times for it. Nothing more was sent to the server."
+                    ),
+                    Some(json!({"kind": "proxy_refused", "limit": "rounds_per_request", "max": MAX_ROUNDS})),
+                ));
+                return None;
+            }
             s.queued.push(Question {
                 key: key.map(str::to_owned),
                 method: method.to_owned(),
@@ -707,6 +728,48 @@ mod tests {
         };
         let again = requests.values().next().expect("the URL again");
         assert_eq!(again["params"], url);
+    }
+
+    #[tokio::test]
+    async fn an_upstream_that_asks_for_ever_is_stopped_with_a_message() {
+        let calls = table();
+        let held = calls.insert("u").expect("room");
+        let ct = CancellationToken::new();
+        let b = binding(json!({}));
+        let asker = {
+            let held = Arc::clone(&held);
+            let ct = ct.clone();
+            tokio::spawn(async move {
+                let mut asked = 0;
+                while held
+                    .ask(Ticket::none(), None, "elicitation/create", json!({}), &ct)
+                    .await
+                    .is_some()
+                {
+                    asked += 1;
+                }
+                asked
+            })
+        };
+        loop {
+            match held.next(&ct, None).await {
+                Some(Next::Round { requests, round }) => {
+                    let state = calls.seal(&held, round, &b).expect("sealed");
+                    let answers: Map<String, Value> = requests
+                        .keys()
+                        .map(|k| (k.clone(), json!({"action": "decline"})))
+                        .collect();
+                    calls.retry(&state, &b, Some(&answers)).expect("opened");
+                }
+                Some(Next::Done(result)) => {
+                    let e = result.expect_err("stopped");
+                    assert_eq!(e.data.expect("data")["limit"], "rounds_per_request");
+                    break;
+                }
+                None => panic!("ended without an answer"),
+            }
+        }
+        assert_eq!(asker.await.expect("joined"), MAX_ROUNDS);
     }
 
     #[tokio::test]
