@@ -5,6 +5,7 @@
 //! proxy's own and a completion notification when the upstream's result comes, and a
 //! hostile upstream (a password form, endless rounds, state-only rounds) ends the call
 //! with a message instead of reaching the user or looping.
+#![allow(deprecated)] // sampling is legacy in rmcp; both revisions still have it
 
 mod proxy_common;
 
@@ -12,9 +13,10 @@ use std::sync::{Arc, Mutex};
 
 use proxy_common::{ROUND_URL, Rounds2026, count, start_in_process, start_proxy, start_reference};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig, CustomNotification,
-    ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationCapability, ErrorData,
-    FormElicitationCapability, Implementation, UrlElicitationCapability,
+    CallToolRequestParams, CallToolResult, ClientCapabilities, ClientConfig,
+    CreateMessageRequestParams, CreateMessageResult, CustomNotification, ElicitRequestParams,
+    ElicitResult, ElicitationAction, ElicitationCapability, ErrorData, FormElicitationCapability,
+    Implementation, SamplingMessage, UrlElicitationCapability,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::transport::StreamableHttpClientTransport;
@@ -98,6 +100,20 @@ impl ClientHandler for TestClient {
         }
     }
 
+    async fn create_message(
+        &self,
+        _params: CreateMessageRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        seen(&self.seen)
+            .asked
+            .push(("sampling".into(), String::new()));
+        Ok(CreateMessageResult::new(
+            SamplingMessage::assistant_text("Paris"),
+            "bridge-test-model".into(),
+        ))
+    }
+
     async fn on_custom_notification(
         &self,
         notification: CustomNotification,
@@ -122,6 +138,7 @@ impl ClientHandler for TestClient {
             elicitation.url = Some(UrlElicitationCapability::new());
         }
         capabilities.elicitation = Some(elicitation);
+        capabilities.sampling = Some(Default::default());
         ClientConfig::new(capabilities, Implementation::new("bridge-test-client", "0"))
             .with_protocol_version(rmcp::model::ProtocolVersion::V_2025_11_25)
     }
@@ -332,4 +349,24 @@ async fn a_still_waiting_url_round_is_polled_and_the_fallback_has_no_url() {
         "{text}"
     );
     assert!(seen(&client.seen).asked.is_empty());
+}
+
+/// A sampling round of a 2026-07-28 upstream reaches a 2025-11-25 client that declared
+/// sampling as a `sampling/createMessage` request on the call's stream; its answer goes
+/// back in `inputResponses` with the state echoed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sampling_round_is_relayed_to_a_2025_client_that_declared_sampling() {
+    let upstream = start_in_process(Rounds2026::default()).await;
+    let (proxy, url) = proxy_in_front_of(upstream, &[]).await;
+    let client = TestClient::new(json!({}), true);
+    let (result, text) = client.call(&url, "sampling_round").await;
+    assert_ne!(result.is_error, Some(true), "{text}\n{}", proxy.log());
+    assert!(
+        text.contains("Paris") && text.contains("with state sample-1"),
+        "{text}"
+    );
+    assert_eq!(
+        seen(&client.seen).asked,
+        vec![("sampling".to_owned(), String::new())]
+    );
 }

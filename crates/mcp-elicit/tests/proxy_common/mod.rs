@@ -274,7 +274,8 @@ pub async fn start_misbehaving() -> String {
 /// - `password_round`: a password form (forbidden);
 /// - `url_round`: a URL step that is "still waiting" for two retries, then done;
 /// - `endless`: asks the same form for ever;
-/// - `state_only`: answers with `requestState` only, for ever.
+/// - `state_only`: answers with `requestState` only, for ever;
+/// - `sampling_round`: a sampling request; the retry reports the answer it got.
 #[derive(Debug, Clone, Default)]
 pub struct Rounds2026 {
     /// Attempts that carried `inputResponses`.
@@ -317,6 +318,7 @@ impl ServerHandler for Rounds2026 {
             "url_round",
             "endless",
             "state_only",
+            "sampling_round",
         ]))
     }
 
@@ -370,6 +372,24 @@ impl ServerHandler for Rounds2026 {
                     &format!("url-{}", polls + 1),
                 ))
             }
+            ("sampling_round", None) => {
+                let request: InputRequest = serde_json::from_value(json!({
+                    "method": "sampling/createMessage",
+                    "params": {"messages": [{"role": "user",
+                        "content": {"type": "text", "text": "Capital of France?"}}],
+                        "maxTokens": 20}}))
+                .expect("a typed sampling request");
+                let mut requests = InputRequests::new();
+                requests.insert("capital".to_owned(), request);
+                Ok(CallToolResponse::InputRequired(InputRequiredResult::new(
+                    Some(requests),
+                    Some("sample-1".to_owned()),
+                )))
+            }
+            ("sampling_round", Some(a)) => done(format!(
+                "upstream got: {} with state {state}",
+                a.get("capital").cloned().unwrap_or_default()
+            )),
             ("endless", _) => Ok(input_required("party", party, "again")),
             ("state_only", _) => Ok(CallToolResponse::InputRequired(
                 InputRequiredResult::from_request_state("only-state"),

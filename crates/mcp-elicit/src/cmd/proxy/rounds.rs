@@ -20,6 +20,7 @@
 //! message for the user, and nothing more is sent upstream: no answer reaches the upstream
 //! that the user did not give (the proxy's own `cancel` and `decline`, for a rate limit, a
 //! timeout or the URL fallback, are what a 2025-11-25 client answers in those cases).
+#![allow(deprecated)] // sampling and roots are legacy in rmcp; both revisions still have them
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -27,9 +28,10 @@ use std::time::Duration;
 use mcp_elicit_client::{InputRound, Limits};
 use mcp_elicit_core::message::{Action, CreateResult, METHOD_COMPLETE};
 use rmcp::model::{
-    ClientRequest, CustomNotification, InputResponses, RequestId, ServerNotification, ServerResult,
+    ClientRequest, CreateMessageRequest, CustomNotification, GetExtensions, InputResponses,
+    ListRootsRequest, RequestId, ServerNotification, ServerRequest, ServerResult,
 };
-use rmcp::service::PeerRequestOptions;
+use rmcp::service::{OriginatingRequestId, PeerRequestOptions};
 use rmcp::{Peer, RoleClient, ServiceError};
 use serde_json::Value;
 use tokio::time::Instant;
@@ -233,7 +235,7 @@ where
                 .into_iter()
                 .zip(relayed_tickets)
                 .map(|((key, method, params), ticket)| {
-                    relay_one(link, key, method, params, ct, ticket)
+                    relay_one(link, call.clone(), key, method, params, ct, ticket)
                 });
         let asks = round
             .requests
@@ -325,9 +327,8 @@ async fn ask_one(
 /// round (`(key, method, params)` each); the rest of the round is left to the reader.
 fn split_relayed(link: &Link, mut raw: Value) -> (Value, Vec<(String, String, Value)>) {
     let mut relayed = Vec::new();
-    if link.held().is_none() {
-        return (raw, relayed);
-    }
+    // A held request's client (2026-07-28) declared them in its `_meta`, a 2025-11-25
+    // client at `initialize`: either way, only what it declared is passed on.
     let declared = link.client_capabilities();
     if let Some(requests) = raw.get_mut("inputRequests").and_then(Value::as_object_mut) {
         let keys: Vec<String> = requests
@@ -354,23 +355,63 @@ fn split_relayed(link: &Link, mut raw: Value) -> (Value, Vec<(String, String, Va
     (raw, relayed)
 }
 
-/// A sampling or roots request of the upstream, passed on to the client of a held request
-/// as it came (the proxy applies no rule to them); its answer as the client gave it.
+/// A sampling or roots request of the upstream, passed on as it came (the proxy applies no
+/// rule to them): a question of a held request's round, or a request to a 2025-11-25
+/// client on the stream of `call`; its answer as the client gave it.
 async fn relay_one(
     link: &Link,
+    call: Option<(u64, RequestId)>,
     key: String,
     method: String,
     params: Value,
     ct: &CancellationToken,
     ticket: super::held::Ticket,
 ) -> (String, Result<Value, Stop>) {
-    let Some(held) = link.held() else {
-        return (key, Err(refused("the client cannot be asked.")));
+    if let Some(held) = link.held() {
+        let answer = held
+            .ask(ticket, Some(&key), &method, params, ct)
+            .await
+            .ok_or(Stop::Cancelled);
+        return (key, answer);
+    }
+    drop(ticket);
+    let Some(peer) = link.downstream() else {
+        return (key, Err(Stop::Cancelled));
     };
-    let answer = held
-        .ask(ticket, Some(&key), &method, params, ct)
+    let request = match method.as_str() {
+        "sampling/createMessage" => match serde_json::from_value(params) {
+            Ok(p) => ServerRequest::CreateMessageRequest(CreateMessageRequest::new(p)),
+            Err(_) => {
+                return (
+                    key,
+                    Err(refused("the server sent a malformed sampling request.")),
+                );
+            }
+        },
+        _ => ServerRequest::ListRootsRequest(ListRootsRequest::default()),
+    };
+    let mut request = request;
+    if let Some((_, id)) = call {
+        request.extensions_mut().insert(OriginatingRequestId(id));
+    }
+    let handle = match peer
+        .send_request_with_option(request, PeerRequestOptions::no_options())
         .await
-        .ok_or(Stop::Cancelled);
+    {
+        Ok(h) => h,
+        Err(_) => return (key, Err(Stop::Cancelled)),
+    };
+    let mut rx = handle.rx;
+    let answer = tokio::select! {
+        a = &mut rx => a,
+        () = ct.cancelled() => return (key, Err(Stop::Cancelled)),
+    };
+    let answer = match answer {
+        Ok(Ok(result)) => serde_json::to_value(&result).map_err(|_| Stop::Cancelled),
+        // The client refused (it may not sample now): the call ends with its reason.
+        Ok(Err(e)) => Err(refused(&format!("the client refused {method}: {e}."))),
+        Err(_) => Err(Stop::Cancelled),
+    };
     (key, answer)
 }
 

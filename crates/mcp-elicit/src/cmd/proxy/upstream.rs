@@ -40,10 +40,6 @@ const ANSWER_TIMEOUT: Duration = Duration::from_secs(600);
 pub(crate) struct Upstream {
     link: Weak<Link>,
     raw: RawRequests,
-    /// On `initialize` (2025-11-25): sampling and roots requests are relayed to the client,
-    /// so they are declared as the client declared them. On 2026-07-28 they would come as
-    /// input rounds, which the bridge refuses: not declared.
-    relays_sampling: bool,
 }
 
 /// A connected upstream.
@@ -93,8 +89,6 @@ pub(crate) async fn connect_with_lifecycle(
     let handler = Upstream {
         link: Arc::downgrade(link),
         raw: link.raw.clone(),
-        // A pooled connection (2026-07-28 clients) relays them on either revision.
-        relays_sampling: lifecycle == ClientLifecycleMode::Initialize || link.pooled().is_some(),
     };
     match target {
         ServerTarget::Stdio { command } => {
@@ -645,11 +639,9 @@ impl ClientHandler for Upstream {
         if modes.form || modes.url {
             capabilities.elicitation = Some(declared(modes));
         }
-        // Sampling and roots only as the client declared them, and only where the proxy
-        // passes them on (2025-11-25).
-        if self.relays_sampling
-            && let Some(client) = self.link.upgrade().map(|l| l.client_capabilities())
-        {
+        // Sampling and roots as the client declared them: they are relayed to it on either
+        // revision (requests of a 2025-11-25 upstream, input requests of a 2026-07-28 one).
+        if let Some(client) = self.link.upgrade().map(|l| l.client_capabilities()) {
             capabilities.sampling = client.sampling;
             capabilities.roots = client.roots;
         }
