@@ -366,3 +366,36 @@ async fn the_policy_holds_for_2026_clients() {
         assert!(!text.contains("example.com"), "{tool}: {text}");
     }
 }
+
+/// An upstream that answers -32042 on every call, however often its page is completed:
+/// the proxy shows the page as a URL round three times, then ends the request with a
+/// message instead of looping.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upstream_that_always_wants_another_page_is_stopped() {
+    let upstream = start_misbehaving().await;
+    let (proxy, url) = start(upstream, &[]).await;
+    let mut client = Raw::new(&url, form_and_url());
+    let mut reply = client.call("need_url_forever", json!({})).await;
+    let mut rounds = 0;
+    while reply["result"]["resultType"] == "input_required" {
+        rounds += 1;
+        assert!(rounds <= 10, "{reply}\n{}", proxy.log());
+        let answers: serde_json::Map<String, Value> = requests(&reply)
+            .into_iter()
+            .map(|(k, _)| (k, json!({"action": "accept"})))
+            .collect();
+        let state = reply["result"]["requestState"].clone();
+        reply = client
+            .call(
+                "need_url_forever",
+                json!({"inputResponses": answers, "requestState": state}),
+            )
+            .await;
+    }
+    assert_eq!(rounds, 3, "{reply}\n{}", proxy.log());
+    assert_eq!(reply["result"]["isError"], true, "{reply}");
+    assert!(
+        text_of(&reply).contains("web page steps 3 times"),
+        "{reply}"
+    );
+}

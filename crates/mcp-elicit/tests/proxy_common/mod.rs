@@ -173,7 +173,8 @@ pub fn url_request() -> Value {
 }
 
 /// A test upstream (2025-11-25, rmcp) whose tools ask the client something raw and
-/// answer with what they got back: `ask_password`, `ask_url`, `need_url` (-32042).
+/// answer with what they got back: `ask_password`, `ask_url`, `need_url` (-32042),
+/// `need_url_forever` (-32042 on every call, its page "completed" 100 ms later).
 #[derive(Debug, Clone, Default)]
 pub struct Misbehaving;
 
@@ -236,7 +237,12 @@ impl ServerHandler for Misbehaving {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(tool_list(&["ask_password", "ask_url", "need_url"]))
+        Ok(tool_list(&[
+            "ask_password",
+            "ask_url",
+            "need_url",
+            "need_url_forever",
+        ]))
     }
 
     async fn call_tool(
@@ -247,6 +253,27 @@ impl ServerHandler for Misbehaving {
         let text = match request.name.as_ref() {
             "ask_password" => Self::ask(&context, password_form()).await,
             "ask_url" => Self::ask(&context, url_request()).await,
+            "need_url_forever" => {
+                // The page is "completed" at once, and the next call needs it again.
+                let peer = context.peer.clone();
+                tokio::spawn(async move {
+                    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                    let done = rmcp::model::CustomNotification::new(
+                        "notifications/elicitation/complete".to_owned(),
+                        Some(json!({"elicitationId": "e-url-1"})),
+                    );
+                    let _ = peer
+                        .send_notification(rmcp::model::ServerNotification::CustomNotification(
+                            done,
+                        ))
+                        .await;
+                });
+                return Err(ErrorData::new(
+                    ErrorCode(-32042),
+                    "URL elicitation required",
+                    Some(json!({"elicitations": [url_request()]})),
+                ));
+            }
             "need_url" => {
                 return Err(ErrorData::new(
                     ErrorCode(-32042),

@@ -113,14 +113,25 @@ async fn forward_call(
             Err(Stop::Service(ServiceError::McpError(e)))
                 if e.code.0 == URL_ELICITATION_REQUIRED =>
             {
-                if link.held().is_some() && url_required_seen < MAX_URL_REQUIRED {
+                if link.held().is_none() {
+                    url_required(link, e)
+                } else if url_required_seen < MAX_URL_REQUIRED {
                     url_required_seen += 1;
                     match super::modern::url_steps(link, &e, ct).await {
                         Ok(()) => continue,
                         Err(told) => Ok(told),
                     }
                 } else {
-                    url_required(link, e)
+                    // 2026-07-28 has no -32042: the user reads why the request ended.
+                    tracing::info!(
+                        rule = "rounds",
+                        "the upstream kept asking for web page steps"
+                    );
+                    Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                        "mcp-elicit proxy ended this request: the server asked for web page \
+                         steps {MAX_URL_REQUIRED} times and still did not answer. Nothing more \
+                         was sent to the server."
+                    ))]))
                 }
             }
             Err(Stop::Service(e)) => Err(service_error(e)),
