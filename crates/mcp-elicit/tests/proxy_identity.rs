@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use axum::extract::Request;
 use axum::middleware::Next;
 use axum::response::IntoResponse;
-use proxy_common::{Misbehaving, Running, start_proxy};
+use proxy_common::{Misbehaving, Running, last_message, start_proxy};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::{Value, json};
@@ -126,18 +126,6 @@ async fn call_as(url: &str, tool: &str, token: &str) -> (Value, Option<String>) 
     .await
     .expect("body");
     (last_message(reply), session)
-}
-
-/// The JSON-RPC answer in a JSON or SSE body.
-fn last_message(body: String) -> Value {
-    let line = body
-        .lines()
-        .filter_map(|l| l.strip_prefix("data:"))
-        .map(str::trim)
-        .rfind(|d| d.contains("\"id\""))
-        .map(str::to_owned)
-        .unwrap_or(body);
-    serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
 }
 
 async fn proxy(upstream: String, extra: Vec<String>) -> (Running, String) {

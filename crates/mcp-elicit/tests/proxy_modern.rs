@@ -8,7 +8,7 @@
 
 mod proxy_common;
 
-use proxy_common::{Running, free_port, start_misbehaving, start_proxy};
+use proxy_common::{Running, free_port, last_message, reply_texts, start_misbehaving, start_proxy};
 use serde_json::{Value, json};
 
 const V2026: &str = "2026-07-28";
@@ -57,19 +57,7 @@ impl Raw {
             request = request.header("mcp-name", name);
         }
         let response = request.json(&body).send().await.expect("POST");
-        let text = response.text().await.expect("body");
-        // JSON, or SSE whose last data line is the answer.
-        let json_text = if text.trim_start().starts_with('{') {
-            text.clone()
-        } else {
-            text.lines()
-                .filter_map(|l| l.strip_prefix("data:"))
-                .map(str::trim)
-                .rfind(|d| d.contains("\"id\""))
-                .unwrap_or_else(|| panic!("no answer in {text}"))
-                .to_owned()
-        };
-        serde_json::from_str(&json_text).unwrap_or_else(|e| panic!("{e}: {json_text}"))
+        last_message(response.text().await.expect("body"))
     }
 
     async fn call(&mut self, tool: &str, extra: Value) -> Value {
@@ -94,16 +82,7 @@ fn requests(reply: &Value) -> Vec<(String, Value)> {
 }
 
 fn text_of(reply: &Value) -> String {
-    reply["result"]["content"]
-        .as_array()
-        .map(|blocks| {
-            blocks
-                .iter()
-                .filter_map(|b| b["text"].as_str())
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
-        .unwrap_or_default()
+    reply_texts(reply)
 }
 
 async fn start(upstream: String, extra: &'static [&'static str]) -> (Running, String) {

@@ -187,6 +187,33 @@ fn tool_list(names: &[&str]) -> ListToolsResult {
     ListToolsResult::with_all_items(tools)
 }
 
+/// The JSON-RPC answer in a Streamable HTTP body: the JSON itself, or the last SSE event
+/// with an `id`.
+pub fn last_message(body: String) -> Value {
+    let line = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .map(str::trim)
+        .rfind(|d| d.contains("\"id\""))
+        .map(str::to_owned)
+        .unwrap_or(body);
+    serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"))
+}
+
+/// The texts of a JSON-RPC reply's tool result, joined by newlines.
+pub fn reply_texts(reply: &Value) -> String {
+    reply["result"]["content"]
+        .as_array()
+        .map(|blocks| {
+            blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+        .unwrap_or_default()
+}
+
 /// The texts of a tool result's content blocks, joined by newlines.
 pub fn texts(result: &CallToolResult) -> String {
     result

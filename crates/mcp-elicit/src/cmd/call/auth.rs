@@ -72,16 +72,36 @@ pub(crate) enum CallAuth {
 impl CallAuthArgs {
     /// The plain-data reading of the flags.
     pub(crate) fn parse(&self) -> CallAuth {
-        if let Some(f) = &self.token_file {
+        CallAuth::from_flags(
+            self.token_file.as_ref(),
+            self.client_id.as_ref(),
+            self.client_secret_file.as_ref(),
+            self.client_credentials.then_some(self.scope.as_deref()),
+            self.sign_in.then(|| BrowserChoice::parse(&self.browser)),
+        )
+    }
+}
+
+impl CallAuth {
+    /// What a set of authorization flags asks for (`call`'s, or the proxy's upstream
+    /// ones): a token file first; the client credentials grant when `machine` is given
+    /// (its scopes, space or comma separated) with a client id and secret file; else kept
+    /// sign-ins, signing in with `browser` if given.
+    pub(crate) fn from_flags(
+        token_file: Option<&PathBuf>,
+        client_id: Option<&String>,
+        client_secret_file: Option<&PathBuf>,
+        machine: Option<Option<&str>>,
+        browser: Option<BrowserChoice>,
+    ) -> CallAuth {
+        if let Some(f) = token_file {
             return CallAuth::TokenFile(f.clone());
         }
-        match (&self.client_id, &self.client_secret_file) {
-            (Some(id), Some(f)) if self.client_credentials => CallAuth::Machine {
+        match (client_id, client_secret_file, machine) {
+            (Some(id), Some(f), Some(scope)) => CallAuth::Machine {
                 client_id: id.clone(),
                 secret_file: f.clone(),
-                scopes: self
-                    .scope
-                    .as_deref()
+                scopes: scope
                     .unwrap_or_default()
                     .split([' ', ','])
                     .filter(|s| !s.is_empty())
@@ -89,11 +109,8 @@ impl CallAuthArgs {
                     .collect(),
             },
             _ => CallAuth::Kept {
-                browser: self.sign_in.then(|| BrowserChoice::parse(&self.browser)),
-                client: self
-                    .client_id
-                    .clone()
-                    .map(|id| (id, self.client_secret_file.clone())),
+                browser,
+                client: client_id.map(|id| (id.clone(), client_secret_file.cloned())),
             },
         }
     }

@@ -47,32 +47,16 @@ pub(crate) struct UpstreamAuthArgs {
 }
 
 impl UpstreamAuthArgs {
-    /// The plain-data reading of the flags (as `call`'s).
+    /// The plain-data reading of the flags (as `call`'s, without a browser).
     pub(crate) fn parse(&self) -> CallAuth {
-        if let Some(f) = &self.upstream_token_file {
-            return CallAuth::TokenFile(f.clone());
-        }
-        match (&self.upstream_client_id, &self.upstream_client_secret_file) {
-            (Some(id), Some(f)) if self.upstream_client_credentials => CallAuth::Machine {
-                client_id: id.clone(),
-                secret_file: f.clone(),
-                scopes: self
-                    .upstream_scope
-                    .as_deref()
-                    .unwrap_or_default()
-                    .split([' ', ','])
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_owned)
-                    .collect(),
-            },
-            _ => CallAuth::Kept {
-                browser: None,
-                client: self
-                    .upstream_client_id
-                    .clone()
-                    .map(|id| (id, self.upstream_client_secret_file.clone())),
-            },
-        }
+        CallAuth::from_flags(
+            self.upstream_token_file.as_ref(),
+            self.upstream_client_id.as_ref(),
+            self.upstream_client_secret_file.as_ref(),
+            self.upstream_client_credentials
+                .then_some(self.upstream_scope.as_deref()),
+            None,
+        )
     }
 
     /// Whether any flag was given (a stdio upstream takes none).

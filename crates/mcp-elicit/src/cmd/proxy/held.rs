@@ -453,7 +453,7 @@ impl HeldCalls {
                 Some(json!({"limit": "held_requests_per_user", "max": MAX_HELD_PER_USER})),
             ));
         }
-        let id = random_id();
+        let id = super::rounds::random_hex();
         let held = Arc::new(Held {
             id: id.clone(),
             user: user.to_owned(),
@@ -514,17 +514,6 @@ impl HeldCalls {
         held.answer(sealed.r, responses)?;
         Ok(held)
     }
-}
-
-/// 128 random bits, hex.
-fn random_id() -> String {
-    let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        bytes[..8].copy_from_slice(&n.to_be_bytes());
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]

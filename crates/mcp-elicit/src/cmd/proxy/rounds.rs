@@ -82,8 +82,9 @@ fn url_of(params: &Value) -> Option<&str> {
         .flatten()
 }
 
-/// A new elicitation id for a 2026-07-28 URL request shown to a 2025-11-25 client.
-fn new_elicitation_id() -> String {
+/// 128 random bits as 32 hex digits (never repeated within this process, even without
+/// system randomness).
+pub(crate) fn random_hex() -> String {
     let mut bytes = [0u8; 16];
     if getrandom::fill(&mut bytes).is_err() {
         // No randomness: still unique within this process, never reused.
@@ -91,8 +92,12 @@ fn new_elicitation_id() -> String {
         let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         bytes[..8].copy_from_slice(&n.to_be_bytes());
     }
-    let hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-    format!("proxy-{hex}")
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// A new elicitation id for a 2026-07-28 URL request shown to a 2025-11-25 client.
+fn new_elicitation_id() -> String {
+    format!("proxy-{}", random_hex())
 }
 
 /// A URL the user consented to in this request, and the id the client knows it by.
