@@ -378,3 +378,77 @@ async fn an_upstream_that_always_wants_another_page_is_stopped() {
         "{reply}"
     );
 }
+
+/// The upstream goes away while a 2026-07-28 client's request is held: the client's retry
+/// gets a clear error (no hang), and the proxy goes on serving (a new request gets a clear
+/// error too, and a new upstream on the same address is used again).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upstream_that_disappears_mid_request_ends_it_cleanly() {
+    // The upstream on a runtime of its own, so that all of it (connections included) can
+    // be dropped at once.
+    let (stop, stopped) = std::sync::mpsc::channel::<()>();
+    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
+    let upstream_thread = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Runtime::new().expect("runtime");
+        let url = runtime.block_on(start_misbehaving());
+        addr_tx.send(url).expect("send");
+        let _ = stopped.recv();
+        drop(runtime);
+    });
+    let upstream = addr_rx.recv().expect("upstream URL");
+    let (proxy, url) = start(upstream, &[]).await;
+    let mut client = Raw::new(&url, form_and_url());
+    let first = client.call("ask_url", json!({})).await;
+    let (key, _) = requests(&first)
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| panic!("a round: {first}\n{}", proxy.log()));
+    let state = first["result"]["requestState"].clone();
+
+    stop.send(()).expect("stop");
+    upstream_thread.join().expect("joined");
+    // The client retries (through "still waiting" rounds while the proxy tries to resume
+    // the upstream's stream) until the request ends with an error: within a minute.
+    let started = std::time::Instant::now();
+    let (mut key, mut state) = (key, state);
+    let retried = loop {
+        let reply = tokio::time::timeout(
+            std::time::Duration::from_secs(60),
+            client.call(
+                "ask_url",
+                json!({"inputResponses": {key: {"action": "accept"}}, "requestState": state}),
+            ),
+        )
+        .await
+        .expect("the retry must not hang");
+        if reply["result"]["resultType"] != "input_required" {
+            break reply;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(60),
+            "still held after a minute: {reply}\n{}",
+            proxy.log()
+        );
+        (key, _) = requests(&reply).into_iter().next().expect("a round");
+        state = reply["result"]["requestState"].clone();
+    };
+    let text = retried.to_string();
+    assert!(
+        retried.get("error").is_some() || retried["result"]["isError"] == true,
+        "{text}"
+    );
+    // A new request: a clear error, and the proxy still answers.
+    let again = tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        client.call("ask_url", json!({})),
+    )
+    .await
+    .expect("no hang");
+    assert!(
+        again["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("upstream")),
+        "{again}\n{}",
+        proxy.log()
+    );
+}

@@ -362,11 +362,31 @@ pub fn transport_with_auth(
     let inner = CapturingReqwest::new(reqwest::Client::default(), raw.clone());
     let client = TappedHttpClient::new(AuthorizedHttpClient::new(inner, auth), raw);
     let standalone = client.standalone_stream();
-    let transport = StreamableHttpClientTransport::with_client(
-        client,
-        StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
-    );
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());
+    config.retry_config = Arc::new(reconnect_policy());
+    let transport = StreamableHttpClientTransport::with_client(client, config);
     (transport, standalone)
+}
+
+/// How many times a broken SSE stream is resumed (`Last-Event-ID`) before the requests
+/// waiting on it fail: after 1, 2, 4, 8 and 10 seconds, about half a minute in all.
+/// rmcp's default resumes for ever, with ever longer pauses, so a server that went away
+/// left every request waiting on it (a gateway's upstream call, a `call` until its
+/// timeout) with no error to show.
+///
+/// ```
+/// assert_eq!(mcp_elicit_client::transport::http::SSE_RESUMES, 5);
+/// ```
+pub const SSE_RESUMES: usize = 5;
+
+/// The longest pause between two resumptions of a broken SSE stream.
+const SSE_RESUME_MAX_PAUSE: std::time::Duration = std::time::Duration::from_secs(10);
+
+fn reconnect_policy() -> rmcp::transport::common::client_side_sse::ExponentialBackoff {
+    let mut policy = rmcp::transport::common::client_side_sse::ExponentialBackoff::default();
+    policy.max_times = Some(SSE_RESUMES);
+    policy.max_delay = Some(SSE_RESUME_MAX_PAUSE);
+    policy
 }
 
 impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TappedHttpClient<C> {
