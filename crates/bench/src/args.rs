@@ -73,13 +73,16 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) python_path: Option<PathBuf>,
     /// Servers to drive, comma-separated: bare (the bare-hyper baseline, this binary's
-    /// `baseline`), ours (`mcp-elicit serve --conformance --max-pending-per-user
-    /// <2 x sessions>`), ts, py on 2025-11-25; bare-2026 and ours-2026 on 2026-07-28
-    /// (the load generator speaks that revision: stateless `InputRequiredResult` rounds).
+    /// `baseline`), ours (`mcp-elicit serve --conformance` on rmcp's session layer, its
+    /// per-user caps raised to 2 x sessions and its connection cap to 2 x sessions + 64),
+    /// ours-lean (the same on `--session-layer lean`), ts, py on 2025-11-25; bare-2026,
+    /// ours-2026 and ours-lean-2026 on 2026-07-28 (the load generator speaks that
+    /// revision: stateless `InputRequiredResult` rounds, which no session layer serves).
+    /// The idle step runs on each of ours and ours-lean named here (neither: ours).
     #[arg(
         long,
         value_delimiter = ',',
-        default_value = "bare,ours,ts,py,bare-2026,ours-2026"
+        default_value = "bare,ours,ours-lean,ts,py,bare-2026,ours-2026"
     )]
     pub(crate) servers: Vec<String>,
     /// Pin every server process to these CPUs (`taskset -c LIST`, e.g. `0`); run the

@@ -25,6 +25,8 @@ use crate::session::{self, Session};
 /// Memory of N idle sessions with a pending URL elicitation.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct IdlePoint {
+    /// The server's key (`ours`, `ours-lean`).
+    pub(crate) server: String,
     pub(crate) sessions: usize,
     pub(crate) rss_before_kib: u64,
     pub(crate) rss_after_kib: u64,
@@ -84,6 +86,7 @@ pub(crate) async fn run_point(
     log_dir: &Path,
 ) -> IdlePoint {
     let mut point = IdlePoint {
+        server: spec.key.clone(),
         sessions: n,
         rss_before_kib: 0,
         rss_after_kib: 0,
@@ -94,7 +97,7 @@ pub(crate) async fn run_point(
         completion: None,
         first_error: None,
     };
-    let log = log_dir.join(format!("idle-{n}.log"));
+    let log = log_dir.join(format!("idle-{}-{n}.log", spec.key));
     let mut server = match spec.start(&log, n).await {
         Ok(s) => s,
         Err(e) => {

@@ -94,7 +94,7 @@ pub(crate) async fn run_all(args: RunArgs) -> ExitCode {
         }
     }
     if !args.skip_idle {
-        run_idle(&args, &mut results).await;
+        run_idle(&args, &specs, &mut results).await;
     }
     if !args.skip_validation {
         run_validation(&args, &mut results).await;
@@ -126,31 +126,52 @@ pub(crate) async fn run_all(args: RunArgs) -> ExitCode {
     }
 }
 
-async fn run_idle(args: &RunArgs, results: &mut Results) {
-    // The shipped server, its cap raised to twice the idle sessions.
-    let spec = servers::ours(args);
-    for n in args.idle_counts() {
-        say(&format!(
-            "idle: {n} sessions with a pending URL elicitation..."
-        ));
-        let point = idle::run_point(&spec, n, args.completion_samples(), &args.out).await;
-        say(&format!(
-            "  {:.0} bytes/session{}",
-            point.bytes_per_session,
-            point
-                .first_error
-                .as_deref()
-                .map(|e| format!(" (error: {e})"))
-                .unwrap_or_default()
-        ));
-        if !point.ok() {
-            results.failures.push(format!(
-                "idle sessions ({n}): {}",
-                point.first_error.as_deref().unwrap_or("failed")
-            ));
-        }
-        results.idle.push(point);
+/// The servers of the idle step: ours on each session layer named in `--servers` (its
+/// 2025-11-25 entries: sessions exist only there), else ours on rmcp's.
+fn idle_specs(args: &RunArgs, specs: &[ServerSpec]) -> Vec<ServerSpec> {
+    let ours: Vec<ServerSpec> = specs
+        .iter()
+        .filter(|s| s.revision == Revision::V2025 && (s.key == "ours" || s.key == "ours-lean"))
+        .cloned()
+        .collect();
+    if ours.is_empty() {
+        vec![servers::ours(args, servers::SessionLayer::Rmcp)]
+    } else {
+        ours
     }
+}
+
+async fn run_idle(args: &RunArgs, specs: &[ServerSpec], results: &mut Results) {
+    for spec in idle_specs(args, specs) {
+        for n in args.idle_counts() {
+            idle_point(args, &spec, n, results).await;
+        }
+    }
+}
+
+async fn idle_point(args: &RunArgs, spec: &ServerSpec, n: usize, results: &mut Results) {
+    say(&format!(
+        "idle: {}, {n} sessions with a pending URL elicitation...",
+        spec.label
+    ));
+    let point = idle::run_point(spec, n, args.completion_samples(), &args.out).await;
+    say(&format!(
+        "  {:.0} bytes/session{}",
+        point.bytes_per_session,
+        point
+            .first_error
+            .as_deref()
+            .map(|e| format!(" (error: {e})"))
+            .unwrap_or_default()
+    ));
+    if !point.ok() {
+        results.failures.push(format!(
+            "{}, idle sessions ({n}): {}",
+            spec.label,
+            point.first_error.as_deref().unwrap_or("failed")
+        ));
+    }
+    results.idle.push(point);
 }
 
 async fn run_validation(args: &RunArgs, results: &mut Results) {
@@ -298,7 +319,7 @@ fn markdown(r: &Results, specs: &[ServerSpec]) -> String {
         .iter()
         .map(|s| s.key.as_str())
         // The peers speak 2025-11-25 only.
-        .filter(|k| *k == "ours")
+        .filter(|k| *k == "ours" || *k == "ours-lean")
         .collect();
     if !ours_keys.is_empty() && !peers.is_empty() {
         let _ = writeln!(
@@ -343,13 +364,14 @@ fn markdown(r: &Results, specs: &[ServerSpec]) -> String {
         );
         let _ = writeln!(
             s,
-            "| sessions | server RSS before MiB | after MiB | bytes / session | of which the bare session | setup s | load generator bytes / session |\n| ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+            "| sessions | server | server RSS before MiB | after MiB | bytes / session | of which the bare session | setup s | load generator bytes / session |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |"
         );
         for p in &r.idle {
             let _ = writeln!(
                 s,
-                "| {} | {:.1} | {:.1} | {:.0} | {:.0} | {:.1} | {} |",
+                "| {} | {} | {:.1} | {:.1} | {:.0} | {:.0} | {:.1} | {} |",
                 p.sessions,
+                label(&p.server),
                 p.rss_before_kib as f64 / 1024.0,
                 p.rss_after_kib as f64 / 1024.0,
                 p.bytes_per_session,
@@ -364,14 +386,20 @@ fn markdown(r: &Results, specs: &[ServerSpec]) -> String {
         );
         let _ = writeln!(
             s,
-            "| idle sessions | samples | p50 ms | p90 ms | p99 ms | max ms |\n| ---: | ---: | ---: | ---: | ---: | ---: |"
+            "| idle sessions | server | samples | p50 ms | p90 ms | p99 ms | max ms |\n| ---: | --- | ---: | ---: | ---: | ---: | ---: |"
         );
         for p in &r.idle {
             if let Some(c) = &p.completion {
                 let _ = writeln!(
                     s,
-                    "| {} | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
-                    p.sessions, c.samples, c.p50_ms, c.p90_ms, c.p99_ms, c.max_ms
+                    "| {} | {} | {} | {:.2} | {:.2} | {:.2} | {:.2} |",
+                    p.sessions,
+                    label(&p.server),
+                    c.samples,
+                    c.p50_ms,
+                    c.p90_ms,
+                    c.p99_ms,
+                    c.max_ms
                 );
             }
         }
@@ -425,7 +453,12 @@ fn targets(s: &mut String, r: &Results, label: &dyn Fn(&str) -> String) {
         s,
         "| sessions | ours | baseline | server CPU / call | p99 | calls/s | peak RSS |\n| ---: | --- | --- | ---: | ---: | ---: | ---: |"
     );
-    let pairs = [("ours", "bare"), ("ours-2026", "bare-2026")];
+    let pairs = [
+        ("ours", "bare"),
+        ("ours-lean", "bare"),
+        ("ours-2026", "bare-2026"),
+        ("ours-lean-2026", "bare-2026"),
+    ];
     let mut counts: Vec<usize> = r.load.iter().map(|p| p.sessions).collect();
     counts.sort_unstable();
     counts.dedup();
@@ -459,13 +492,12 @@ fn targets(s: &mut String, r: &Results, label: &dyn Fn(&str) -> String) {
             _ => None,
         };
     let mut any = false;
+    const ROUND: &str = "stateless round (2026-07-28: first attempt + answered retry)";
     for (ours, bare, what) in [
         ("ours", "bare", "round trip (2025-11-25)"),
-        (
-            "ours-2026",
-            "bare-2026",
-            "stateless round (2026-07-28: first attempt + answered retry)",
-        ),
+        ("ours-lean", "bare", "round trip (2025-11-25)"),
+        ("ours-2026", "bare-2026", ROUND),
+        ("ours-lean-2026", "bare-2026", ROUND),
     ] {
         for n in [16, 64] {
             let (Some(o), Some(b)) = (find(ours, n), find(bare, n)) else {
@@ -475,15 +507,17 @@ fn targets(s: &mut String, r: &Results, label: &dyn Fn(&str) -> String) {
             let x = cpu_ratio(o, b);
             let _ = writeln!(
                 s,
-                "- server CPU per {what} at {n} sessions ≤ {TARGET_VS_BARE}× the baseline: {} — {}",
+                "- {}: server CPU per {what} at {n} sessions ≤ {TARGET_VS_BARE}× the baseline: {} — {}",
+                label(ours),
                 x.map_or_else(|| "n/a".into(), |x| format!("{x:.2}×")),
                 verdict(x.is_some_and(|x| x <= TARGET_VS_BARE) && o.ok() && b.ok())
             );
-            if n == 64 && ours == "ours" && b.p99_ms > 0.0 {
+            if n == 64 && bare == "bare" && b.p99_ms > 0.0 {
                 let x = o.p99_ms / b.p99_ms;
                 let _ = writeln!(
                     s,
-                    "- p99 at 64 sessions ≤ {TARGET_VS_BARE}× the baseline's: {:.2} ms vs {:.2} ms = {x:.2}× — {}",
+                    "- {}: p99 at 64 sessions ≤ {TARGET_VS_BARE}× the baseline's: {:.2} ms vs {:.2} ms = {x:.2}× — {}",
+                    label(ours),
                     o.p99_ms,
                     b.p99_ms,
                     verdict(x <= TARGET_VS_BARE && o.ok() && b.ok())
@@ -500,7 +534,8 @@ fn targets(s: &mut String, r: &Results, label: &dyn Fn(&str) -> String) {
     for p in &r.idle {
         let _ = writeln!(
             s,
-            "- ≤ 20 KB RSS per idle session with a pending URL elicitation ({} sessions): {:.1} KB — {}",
+            "- {}: ≤ 20 KB RSS per idle session with a pending URL elicitation ({} sessions): {:.1} KB — {}",
+            label(&p.server),
             p.sessions,
             p.bytes_per_session / 1024.0,
             verdict(p.ok() && p.bytes_per_session <= TARGET_IDLE_BYTES)

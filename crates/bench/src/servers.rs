@@ -22,7 +22,8 @@ pub(crate) enum Revision {
 /// One server program.
 #[derive(Debug, Clone)]
 pub(crate) struct ServerSpec {
-    /// Short key (`bare`, `ours`, `ts`, `py`, `bare-2026`, `ours-2026`).
+    /// Short key (`bare`, `ours`, `ours-lean`, `ts`, `py`, `bare-2026`, `ours-2026`,
+    /// `ours-lean-2026`).
     pub(crate) key: String,
     /// What the report calls it.
     pub(crate) label: String,
@@ -32,7 +33,9 @@ pub(crate) struct ServerSpec {
     cpus: Option<String>,
     program: PathBuf,
     /// Arguments; `{port}` is replaced by the port, `{max_pending}` by twice the
-    /// sessions of the point (every loopback session is the same local user).
+    /// sessions of the point (every loopback session is the same local user),
+    /// `{max_connections}` by twice the sessions plus 64 (each session holds its GET
+    /// stream's connection, and its calls need pooled ones beside it).
     args: Vec<String>,
     env: Vec<(String, String)>,
 }
@@ -102,12 +105,14 @@ impl ServerSpec {
     pub(crate) async fn start(&self, log: &Path, sessions: usize) -> Result<RunningServer, String> {
         let port = free_port()?;
         let max_pending = sessions.saturating_mul(2).max(1);
+        let max_connections = sessions.saturating_mul(2).saturating_add(64);
         let args: Vec<String> = self
             .args
             .iter()
             .map(|a| {
                 a.replace("{port}", &port.to_string())
                     .replace("{max_pending}", &max_pending.to_string())
+                    .replace("{max_connections}", &max_connections.to_string())
             })
             .collect();
         let log_file = std::fs::File::create(log).map_err(|e| format!("{}: {e}", log.display()))?;
@@ -186,8 +191,10 @@ pub(crate) fn specs(args: &RunArgs) -> Result<Vec<ServerSpec>, String> {
     let mut out = Vec::new();
     for key in &args.servers {
         let spec = match key.as_str() {
-            "ours" => ours(args),
-            "ours-2026" => ours(args).on_2026(),
+            "ours" => ours(args, SessionLayer::Rmcp),
+            "ours-2026" => ours(args, SessionLayer::Rmcp).on_2026(),
+            "ours-lean" => ours(args, SessionLayer::Lean),
+            "ours-lean-2026" => ours(args, SessionLayer::Lean).on_2026(),
             "bare" => bare()?,
             "bare-2026" => bare()?.on_2026(),
             "ts" => ServerSpec::new(
@@ -204,7 +211,7 @@ pub(crate) fn specs(args: &RunArgs) -> Result<Vec<ServerSpec>, String> {
             ),
             other => {
                 return Err(format!(
-                    "unknown server {other:?} (bare, ours, ts, py, bare-2026, ours-2026)"
+                    "unknown server {other:?} (bare, ours, ours-lean, ts, py, bare-2026, ours-2026, ours-lean-2026)"
                 ));
             }
         };
@@ -224,27 +231,44 @@ fn bare() -> Result<ServerSpec, String> {
     ))
 }
 
-/// `mcp-elicit serve --conformance` as shipped, with the pending-elicitation cap raised
-/// to twice the sessions (every loopback session is the same local user, whose default
-/// cap is 32).
-pub(crate) fn ours(args: &RunArgs) -> ServerSpec {
+/// The session layer `mcp-elicit serve` runs `/mcp` on (`--session-layer`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SessionLayer {
+    /// rmcp's `LocalSessionManager` (the default).
+    Rmcp,
+    /// `LeanSessionManager`.
+    Lean,
+}
+
+/// `mcp-elicit serve --conformance` as shipped on session layer `layer`, with the
+/// per-user caps raised for the point's sessions: every loopback session is the same
+/// local user, whose defaults are 32 pending elicitations, 256 sessions and 256 requests
+/// in progress; and with room for a connection per session and then some (the default
+/// 1,024 connections refuse the idle points' GET streams with 503).
+pub(crate) fn ours(args: &RunArgs, layer: SessionLayer) -> ServerSpec {
+    let (key, label, name) = match layer {
+        SessionLayer::Rmcp => ("ours", "mcp-elicit (Rust, rmcp sessions)", "rmcp"),
+        SessionLayer::Lean => ("ours-lean", "mcp-elicit (Rust, lean sessions)", "lean"),
+    };
     ServerSpec::new(
-        "ours",
-        "mcp-elicit (Rust, rmcp)",
+        key,
+        label,
         &args.mcp_elicit,
         &[
             "serve",
             "--conformance",
             "--listen",
             "127.0.0.1:{port}",
+            "--session-layer",
+            name,
             "--max-pending-per-user",
             "{max_pending}",
-            // Every loopback session is the same local user: the per-user caps on
-            // sessions and requests in progress (256 each) would refuse the large points.
             "--max-sessions-per-user",
             "{max_pending}",
             "--max-requests-per-user",
             "{max_pending}",
+            "--max-connections",
+            "{max_connections}",
         ],
     )
     .with_env("RUST_LOG", "warn")
