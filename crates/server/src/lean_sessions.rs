@@ -303,7 +303,11 @@ impl LeanSessionManager {
                         .read()
                         .unwrap_or_else(std::sync::PoisonError::into_inner)
                         .values()
-                        .filter(|s| s.is_closed() || s.idle_for() >= keep_alive)
+                        .filter(|s| {
+                            // Replays past their time go even in sessions that stay.
+                            s.evict_expired();
+                            s.is_closed() || s.idle_for() >= keep_alive
+                        })
                         .cloned()
                         .collect();
                     for session in idle {

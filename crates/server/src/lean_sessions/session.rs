@@ -118,6 +118,9 @@ struct State {
     init: Option<(RequestId, oneshot::Sender<ServerJsonRpcMessage>)>,
     next_stream: u64,
     streams: HashMap<u64, Channel>,
+    /// The answered streams, oldest first, with when they were answered: eviction
+    /// takes them from the front (no scan of every stream on every request).
+    done: VecDeque<(Instant, u64)>,
     routes: HashMap<Route, u64>,
     common: Channel,
     /// Wakers of shadow streams (a second GET while the first is open: kept open with
@@ -164,6 +167,7 @@ impl Session {
                 init: None,
                 next_stream: 0,
                 streams: HashMap::new(),
+                done: VecDeque::new(),
                 routes: HashMap::new(),
                 common: Channel::new(1),
                 shadows: HashMap::new(),
@@ -485,7 +489,12 @@ impl Session {
         let Some(channel) = s.streams.get_mut(&stream) else {
             return;
         };
-        channel.done_at = Some(Instant::now());
+        if channel.done_at.is_some() {
+            return;
+        }
+        let now = Instant::now();
+        channel.done_at = Some(now);
+        s.done.push_back((now, stream));
         channel.wake();
         for route in std::mem::take(&mut channel.routes) {
             if s.routes.get(&route) == Some(&stream) {
@@ -494,11 +503,36 @@ impl Session {
         }
     }
 
-    /// Forgets the streams answered longer ago than their replay is kept.
+    /// Forgets the streams answered longer ago than their replay is kept (the oldest
+    /// first, in the order they were answered).
     fn evict_done(&self, s: &mut State) {
+        let Some(&(oldest, _)) = s.done.front() else {
+            return;
+        };
         let ttl = self.config.completed_replay_ttl;
-        s.streams
-            .retain(|_, c| c.done_at.is_none_or(|at| at.elapsed() < ttl));
+        let now = Instant::now();
+        if now.saturating_duration_since(oldest) < ttl {
+            return;
+        }
+        while let Some(&(at, stream)) = s.done.front() {
+            if now.saturating_duration_since(at) < ttl {
+                break;
+            }
+            s.done.pop_front();
+            s.streams.remove(&stream);
+        }
+        if s.done.is_empty() {
+            // An idle session keeps no buffer sized for its busiest moment.
+            s.done = VecDeque::new();
+            s.streams.shrink_to_fit();
+        }
+    }
+
+    /// [`Session::evict_done`] from outside a request (the manager's sweeper), so an
+    /// idle session does not keep its last requests' events past their replay time.
+    pub(super) fn evict_expired(&self) {
+        let mut s = self.state();
+        self.evict_done(&mut s);
     }
 }
 

@@ -325,3 +325,35 @@ async fn a_session_idle_past_keep_alive_is_closed() {
         "a busy session stays"
     );
 }
+
+#[tokio::test]
+async fn answered_streams_are_forgotten_past_their_replay_time_and_open_ones_stay() {
+    let mut config = LeanSessionConfig::default();
+    config.completed_replay_ttl = Duration::ZERO;
+    let m = LeanSessionManager::new(config);
+    let (id, mut t) = open(&m).await;
+    let mut answered = Box::pin(m.create_stream(&id, call(1)).await.expect("stream"));
+    let _ = receive(&mut t).await;
+    let _ = t.send(result(1, "one")).await;
+    assert_eq!(
+        next(&mut answered).await.expect("priming").0.as_deref(),
+        Some("0/0")
+    );
+    assert_eq!(
+        next(&mut answered).await.expect("result").0.as_deref(),
+        Some("1/0")
+    );
+    assert_eq!(next(&mut answered).await, None);
+    // The next request forgets the answered stream: its replay time is over.
+    let open_stream = m.create_stream(&id, call(2)).await.expect("stream");
+    let _ = receive(&mut t).await;
+    assert!(m.resume(&id, "0/0".into()).await.is_err());
+    // The stream of a request not answered yet stays, whatever its age.
+    drop(open_stream);
+    let mut resumed = Box::pin(m.resume(&id, "0/1".into()).await.expect("resumed"));
+    let _ = t.send(result(2, "two")).await;
+    let (eid, message) = next(&mut resumed).await.expect("the result");
+    assert_eq!(eid.as_deref(), Some("1/1"));
+    assert_eq!(message.expect("a message")["result"]["content"][0]["text"], "two");
+    assert_eq!(next(&mut resumed).await, None);
+}
