@@ -355,6 +355,8 @@ pub use respond::{Complete, Edge, InputRound, Stop, ToolReply, respond, respond_
 pub use revision::Revision;
 #[cfg(feature = "serve")]
 pub use serve::HttpServer;
+#[cfg(feature = "reference")]
+pub use session_layer::SharedHttpService;
 pub use session_layer::{
     SessionDirectory, SessionLayer, lean_session_manager, unknown_session_404_in,
 };

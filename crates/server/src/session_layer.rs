@@ -2,6 +2,8 @@
 //! `LocalSessionManager` or our [`LeanSessionManager`](crate::LeanSessionManager)), and
 //! what the layers around `/mcp` need of it ([`SessionDirectory`]: the session limits
 //! list and close sessions, the 404 for an ended session asks whether one is live).
+//! With the `reference` feature, [`SharedHttpService`] mounts rmcp's HTTP service without
+//! copying it on every request.
 
 use std::sync::Arc;
 
@@ -200,4 +202,133 @@ pub fn lean_session_manager(config: &crate::ElicitationConfig) -> Arc<LeanSessio
     Arc::new(LeanSessionManager::new(
         crate::LeanSessionConfig::default().with_keep_alive(Some(config.session_keep_alive())),
     ))
+}
+
+/// rmcp's `StreamableHttpService` behind an `Arc`, to mount with axum's `nest_service`.
+///
+/// axum clones a mounted service for every request, and rmcp's service clones itself
+/// again in `call`: each clone copies its whole `StreamableHttpServerConfig` (the allowed
+/// hosts and origins, a cancellation token) and drops it after the request. Behind an
+/// `Arc` a request costs one reference count instead; what the service does is the same
+/// (`call` runs rmcp's `StreamableHttpService::handle`).
+///
+/// ```
+/// use std::sync::Arc;
+///
+/// use mcp_elicit_server::{Edge, LeanSessionManager, SharedHttpService};
+/// use rmcp::ServerHandler;
+/// use rmcp::transport::StreamableHttpService;
+///
+/// #[derive(Clone)]
+/// struct MyServer; // your handler, with its tools
+/// impl ServerHandler for MyServer {}
+///
+/// let mcp = StreamableHttpService::new(
+///     || Ok(Edge::new(MyServer)),
+///     Arc::new(LeanSessionManager::default()),
+///     Default::default(),
+/// );
+/// let shared = SharedHttpService::new(mcp);
+/// assert!(shared.inner().config.legacy_session_mode);
+/// let app: axum::Router = axum::Router::new().nest_service("/mcp", shared);
+/// # let _ = app;
+/// ```
+#[cfg(feature = "reference")]
+pub struct SharedHttpService<S, M> {
+    inner: Arc<rmcp::transport::StreamableHttpService<S, M>>,
+}
+
+#[cfg(feature = "reference")]
+impl<S, M> SharedHttpService<S, M> {
+    /// `service`, shared.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    ///
+    /// use mcp_elicit_server::SharedHttpService;
+    /// use rmcp::ServerHandler;
+    /// use rmcp::transport::StreamableHttpService;
+    /// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    ///
+    /// struct MyServer;
+    /// impl ServerHandler for MyServer {}
+    ///
+    /// let mcp = StreamableHttpService::new(
+    ///     || Ok(MyServer),
+    ///     Arc::new(LocalSessionManager::default()),
+    ///     Default::default(),
+    /// );
+    /// let a = SharedHttpService::new(mcp);
+    /// let b = a.clone();
+    /// assert!(std::ptr::eq(a.inner(), b.inner()));
+    /// ```
+    pub fn new(service: rmcp::transport::StreamableHttpService<S, M>) -> Self {
+        SharedHttpService {
+            inner: Arc::new(service),
+        }
+    }
+
+    /// The service.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    ///
+    /// use mcp_elicit_server::SharedHttpService;
+    /// use rmcp::ServerHandler;
+    /// use rmcp::transport::StreamableHttpService;
+    /// use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    ///
+    /// struct MyServer;
+    /// impl ServerHandler for MyServer {}
+    ///
+    /// let config = rmcp::transport::StreamableHttpServerConfig::default().with_json_response(true);
+    /// let mcp = StreamableHttpService::new(
+    ///     || Ok(MyServer),
+    ///     Arc::new(LocalSessionManager::default()),
+    ///     config,
+    /// );
+    /// assert!(SharedHttpService::new(mcp).inner().config.json_response);
+    /// ```
+    pub fn inner(&self) -> &rmcp::transport::StreamableHttpService<S, M> {
+        &self.inner
+    }
+}
+
+#[cfg(feature = "reference")]
+impl<S, M> Clone for SharedHttpService<S, M> {
+    fn clone(&self) -> Self {
+        SharedHttpService {
+            inner: Arc::clone(&self.inner),
+        }
+    }
+}
+
+#[cfg(feature = "reference")]
+impl<S, M> std::fmt::Debug for SharedHttpService<S, M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SharedHttpService").finish_non_exhaustive()
+    }
+}
+
+#[cfg(feature = "reference")]
+impl<S, M> tower::Service<Request> for SharedHttpService<S, M>
+where
+    S: rmcp::ServerHandler + Send + 'static,
+    M: SessionManager,
+{
+    type Response = Response;
+    type Error = std::convert::Infallible;
+    type Future = BoxFuture<'static, Result<Response, std::convert::Infallible>>;
+
+    fn poll_ready(
+        &mut self,
+        _cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Result<(), Self::Error>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, request: Request) -> Self::Future {
+        let service = Arc::clone(&self.inner);
+        Box::pin(async move { Ok(service.handle(request).await.map(axum::body::Body::new)) })
+    }
 }
