@@ -172,8 +172,11 @@ pub(super) async fn call(
     args: &JsonObject,
     ctx: &RequestContext<RoleServer>,
 ) -> Option<Result<CallToolResult, Stop>> {
+    // The names, listed once per process (not the whole definitions on every call).
+    static NAMES: std::sync::LazyLock<Vec<std::borrow::Cow<'static, str>>> =
+        std::sync::LazyLock::new(|| definitions().into_iter().map(|t| t.name).collect());
     let name = request.name.as_ref();
-    if !definitions().iter().any(|t| t.name == name) {
+    if !NAMES.iter().any(|n| n == name) {
         return None;
     }
     Some(run(scope, request, name, args, ctx).await)

@@ -103,7 +103,8 @@ where
     );
     let directory: Arc<dyn crate::SessionDirectory> = sessions;
     Router::new()
-        .nest_service(MCP_PATH, service)
+        // Behind an `Arc`: axum clones a mounted service for every request.
+        .nest_service(MCP_PATH, crate::SharedHttpService::new(service))
         // Requests in progress per session and user, sessions per user, idle sessions.
         .layer(axum::middleware::from_fn_with_state(guard, enforce))
         // DELETE of an unknown or ended session: 404.

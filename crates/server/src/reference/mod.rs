@@ -18,7 +18,7 @@ mod tools;
 pub use state::{DemoPurpose, DemoState, MemoryDemoState};
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 #[allow(deprecated)]
@@ -253,12 +253,49 @@ impl ReferenceServer {
     }
 
     fn tools(&self) -> Vec<Tool> {
-        let mut list = tools::definitions();
-        if self.conformance() {
+        self.tool_list().to_vec()
+    }
+
+    /// The tools offered, built once per process (rmcp looks a tool up on every
+    /// 2026-07-28 request, to check its `Mcp-Param-*` headers).
+    fn tool_list(&self) -> &'static [Tool] {
+        static PLAIN: LazyLock<Vec<Tool>> = LazyLock::new(tools::definitions);
+        static CONFORMANCE: LazyLock<Vec<Tool>> = LazyLock::new(|| {
+            let mut list = tools::definitions();
             list.extend(conformance::definitions());
             list.extend(suite::tool_definitions());
+            list
+        });
+        if self.conformance() {
+            &CONFORMANCE
+        } else {
+            &PLAIN
         }
-        list
+    }
+
+    /// What `call_tool` does: the demo tools, then (with `conformance`) the conformance
+    /// tools and the suite's fixtures.
+    async fn run_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let args = request.arguments.clone().unwrap_or_default();
+        if let Some(result) = tools::call(&self.scope, &self.reference, &request, &context).await {
+            return respond(result);
+        }
+        if self.conformance() {
+            if let Some(result) = conformance::call(&self.scope, &request, &args, &context).await {
+                return respond(result);
+            }
+            if let Some(result) = suite::call(&request.name, &args, &context).await {
+                return result.map(CallToolResponse::from);
+            }
+        }
+        Err(ErrorData::invalid_params(
+            format!("unknown tool {:?}", request.name),
+            None,
+        ))
     }
 
     /// The suite fixtures exist only with `conformance`; otherwise the method is unknown.
@@ -331,7 +368,7 @@ impl ServerHandler for ReferenceServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.tools().into_iter().find(|t| t.name == name)
+        self.tool_list().iter().find(|t| t.name == name).cloned()
     }
 
     async fn call_tool(
@@ -339,22 +376,10 @@ impl ServerHandler for ReferenceServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let args = request.arguments.clone().unwrap_or_default();
-        if let Some(result) = tools::call(&self.scope, &self.reference, &request, &context).await {
-            return respond(result);
-        }
-        if self.conformance() {
-            if let Some(result) = conformance::call(&self.scope, &request, &args, &context).await {
-                return respond(result);
-            }
-            if let Some(result) = suite::call(&request.name, &args, &context).await {
-                return result.map(CallToolResponse::from);
-            }
-        }
-        Err(ErrorData::invalid_params(
-            format!("unknown tool {:?}", request.name),
-            None,
-        ))
+        // Boxed: rmcp runs each request in a task of its own whose future holds this
+        // one, and tokio moves a task's future by value (to spawn it, to store its
+        // output); a tool's state machine is kilobytes, a box is a pointer.
+        Box::pin(self.run_tool(request, context)).await
     }
 
     async fn list_prompts(
@@ -378,8 +403,11 @@ impl ServerHandler for ReferenceServer {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
+        // Boxed, as `call_tool`: the conformance prompt asks a question (kilobytes of
+        // state machine), the other prompts are plain.
         if self.conformance()
-            && let Some(result) = conformance::prompt(&self.scope, &request, &context).await
+            && let Some(result) =
+                Box::pin(conformance::prompt(&self.scope, &request, &context)).await
         {
             return respond(result);
         }

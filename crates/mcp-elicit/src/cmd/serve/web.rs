@@ -142,7 +142,11 @@ where
     let guard = http::session_guard(reference, &sessions, ct.clone());
     let directory: Arc<dyn SessionDirectory> = Arc::clone(&sessions) as Arc<dyn SessionDirectory>;
     Router::new()
-        .nest_service(MCP_PATH, mcp_service(reference, web, sessions, ct))
+        // Behind an `Arc`: axum clones a mounted service for every request.
+        .nest_service(
+            MCP_PATH,
+            mcp_elicit_server::SharedHttpService::new(mcp_service(reference, web, sessions, ct)),
+        )
         // Requests in progress per session and user, sessions per user, idle sessions
         // (inside `protect`: the user is the token's).
         .layer(axum::middleware::from_fn_with_state(guard, http::enforce))
@@ -253,6 +257,33 @@ struct WebServer {
 }
 
 impl WebServer {
+    /// What `call_tool` does: the web tools first, then the reference server.
+    async fn run_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if self.withheld(&request.name) {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "the tool {} is offered in local mode only (its demo page signs the browser in \
+                     as the local user); with an issuer try set_api_key, approve_purchase or \
+                     connect_provider, whose pages sign you in",
+                    request.name
+                ),
+                None,
+            ));
+        }
+        if WebTools::handles(&request.name) {
+            let mut ask = self.scope.ask(&context, &request).await?;
+            let args = request.arguments.clone().unwrap_or_default();
+            if let Some(result) = self.tools.call(&mut ask, &request.name, &args).await {
+                return mcp_elicit_server::respond(result);
+            }
+        }
+        self.inner.call_tool(request, context).await
+    }
+
     /// Whether `name` is a reference tool not offered here (see [`LOCAL_PAGE_TOOLS`]).
     fn withheld(&self, name: &str) -> bool {
         // `reference_first` is local mode.
@@ -317,25 +348,9 @@ impl ServerHandler for WebServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if self.withheld(&request.name) {
-            return Err(ErrorData::invalid_params(
-                format!(
-                    "the tool {} is offered in local mode only (its demo page signs the browser in \
-                     as the local user); with an issuer try set_api_key, approve_purchase or \
-                     connect_provider, whose pages sign you in",
-                    request.name
-                ),
-                None,
-            ));
-        }
-        if WebTools::handles(&request.name) {
-            let mut ask = self.scope.ask(&context, &request).await?;
-            let args = request.arguments.clone().unwrap_or_default();
-            if let Some(result) = self.tools.call(&mut ask, &request.name, &args).await {
-                return mcp_elicit_server::respond(result);
-            }
-        }
-        self.inner.call_tool(request, context).await
+        // Boxed: rmcp runs each request in a task of its own whose future holds this
+        // one, and tokio moves a task's future by value; a box is a pointer.
+        Box::pin(self.run_tool(request, context)).await
     }
 
     async fn list_prompts(
