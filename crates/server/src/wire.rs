@@ -63,10 +63,19 @@ pub(crate) fn exact_result(result: ServerResult) -> ServerResult {
 }
 
 /// One JSON-RPC message (text) with a round's exact requests; `None` when unchanged.
+///
+/// A single message is rewritten in its text ([`splice_round`]: the exact requests
+/// move as the bytes they are, nothing else is parsed into values or written again);
+/// a batch, or text the splice does not take, goes through [`exact_message_value`].
 fn exact_message_text(text: &str) -> Option<String> {
     if !text.contains(EXACT_REQUESTS_META) {
         return None;
     }
+    splice_round(text).or_else(|| exact_message_value(text))
+}
+
+/// [`exact_message_text`] through `serde_json::Value` (every message of a batch).
+fn exact_message_value(text: &str) -> Option<String> {
     let mut value: Value = serde_json::from_str(text).ok()?;
     let changed = match &mut value {
         Value::Object(msg) => msg.get_mut("result").is_some_and(exact_in_result),
@@ -82,6 +91,167 @@ fn exact_message_text(text: &str) -> Option<String> {
         _ => false,
     };
     changed.then(|| value.to_string())
+}
+
+/// A member of a JSON object in a text: where its key (inside the quotes) and its value
+/// are.
+struct Member {
+    key: std::ops::Range<usize>,
+    value: std::ops::Range<usize>,
+}
+
+/// The first byte at or after `i` that is not JSON whitespace.
+fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// The end (exclusive) of the JSON string starting at `b[i] == '"'`.
+fn skip_string(b: &[u8], i: usize) -> Option<usize> {
+    let mut j = i + 1;
+    while let Some(&c) = b.get(j) {
+        match c {
+            b'\\' => j += 2,
+            b'"' => return Some(j + 1),
+            _ => j += 1,
+        }
+    }
+    None
+}
+
+/// The end (exclusive) of the JSON value starting at `b[i]` (no whitespace before it).
+fn skip_value(b: &[u8], i: usize) -> Option<usize> {
+    match *b.get(i)? {
+        b'"' => skip_string(b, i),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut j = i;
+            while let Some(&c) = b.get(j) {
+                match c {
+                    b'"' => {
+                        j = skip_string(b, j)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(j + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            None
+        }
+        _ => {
+            let mut j = i;
+            while let Some(&c) = b.get(j) {
+                if matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+                    break;
+                }
+                j += 1;
+            }
+            (j > i).then_some(j)
+        }
+    }
+}
+
+/// The members of the JSON object starting at `b[i] == '{'`; None when it is not one.
+fn members(b: &[u8], i: usize) -> Option<Vec<Member>> {
+    if b.get(i) != Some(&b'{') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut j = skip_ws(b, i + 1);
+    if b.get(j) == Some(&b'}') {
+        return Some(out);
+    }
+    loop {
+        if b.get(j) != Some(&b'"') {
+            return None;
+        }
+        let key_end = skip_string(b, j)?;
+        let key = j + 1..key_end - 1;
+        j = skip_ws(b, key_end);
+        if b.get(j) != Some(&b':') {
+            return None;
+        }
+        j = skip_ws(b, j + 1);
+        let end = skip_value(b, j)?;
+        out.push(Member { key, value: j..end });
+        j = skip_ws(b, end);
+        match b.get(j) {
+            Some(b',') => j = skip_ws(b, j + 1),
+            Some(b'}') => return Some(out),
+            _ => return None,
+        }
+    }
+}
+
+/// [`exact_in_result`] on the text of one JSON-RPC message, by splicing: the result's
+/// members are kept as they are written, the exact requests move from `_meta` into
+/// `inputRequests` as their bytes, `resultType` is set and an empty `requestState`
+/// dropped. None when the text is not one message with a round (a batch, a message
+/// without the member, text that is not a JSON object).
+fn splice_round(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let key = |m: &Member| &text[m.key.clone()];
+    let top = members(b, skip_ws(b, 0))?;
+    let result = top.iter().find(|m| key(m) == "result")?;
+    let fields = members(b, result.value.start)?;
+    let meta = fields.iter().find(|m| key(m) == "_meta")?;
+    let meta_fields = members(b, meta.value.start)?;
+    let exact = meta_fields
+        .iter()
+        .position(|m| key(m) == EXACT_REQUESTS_META)?;
+    // A member as written: from its key's opening quote to the end of its value.
+    let raw = |m: &Member| &text[m.key.start - 1..m.value.end];
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..result.value.start]);
+    out.push('{');
+    let mut sep = "";
+    for field in &fields {
+        match key(field) {
+            "inputRequests" | "resultType" => continue,
+            // A round with no state carries an empty placeholder in rmcp's typed form.
+            "requestState" if &text[field.value.clone()] == "\"\"" => continue,
+            "_meta" => {
+                let mut rest = meta_fields
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != exact)
+                    .map(|(_, m)| raw(m))
+                    .peekable();
+                if rest.peek().is_none() {
+                    continue;
+                }
+                out.push_str(sep);
+                out.push_str("\"_meta\":{");
+                let mut inner = "";
+                for m in rest {
+                    out.push_str(inner);
+                    out.push_str(m);
+                    inner = ",";
+                }
+                out.push('}');
+            }
+            _ => {
+                out.push_str(sep);
+                out.push_str(raw(field));
+            }
+        }
+        sep = ",";
+    }
+    out.push_str(sep);
+    out.push_str("\"inputRequests\":");
+    out.push_str(&text[meta_fields[exact].value.clone()]);
+    out.push_str(",\"resultType\":\"input_required\"}");
+    out.push_str(&text[result.value.end..]);
+    Some(out)
 }
 
 /// Any rmcp transport, with rounds sent exactly (see the [module](self)).
@@ -363,6 +533,62 @@ mod tests {
             "_meta": {EXACT_REQUESTS_META: {"q": {"method": "elicitation/create",
                 "params": {"requestedSchema": {"properties": {"h": {"type": "string", "pattern": "^a$"}}}}}}}
         }})
+    }
+
+    #[test]
+    fn the_splice_gives_what_the_value_rewrite_gives() {
+        let tricky = json!({"q": {"method": "elicitation/create", "params": {"message": "a } ] \\\" { [ , :",
+            "requestedSchema": {"type": "object", "properties": {"h": {"type": "string", "pattern": "^[{}\\]\"]+$"}},
+            "required": ["h"]}}, "n": [1.5e300, -0.0, null, true, {}]}});
+        let messages = [
+            stashed(),
+            // No state: the empty placeholder goes; other `_meta` members stay.
+            json!({"jsonrpc": "2.0", "id": "x", "result": {
+                "resultType": "input_required", "inputRequests": {}, "requestState": "",
+                "_meta": {"other": {"k": [1, 2]}, EXACT_REQUESTS_META: tricky.clone(), "last": "v"}
+            }}),
+            // `_meta` first, no typed requests, no resultType yet.
+            json!({"id": 7, "result": {"_meta": {EXACT_REQUESTS_META: tricky}, "requestState": "s.t"}, "jsonrpc": "2.0"}),
+        ];
+        for message in messages {
+            for text in [
+                message.to_string(),
+                serde_json::to_string_pretty(&message).expect("json"),
+            ] {
+                let spliced = splice_round(&text).expect("spliced");
+                let by_value = exact_message_value(&text).expect("rewritten");
+                assert_eq!(
+                    serde_json::from_str::<Value>(&spliced).expect("spliced is JSON"),
+                    serde_json::from_str::<Value>(&by_value).expect("json"),
+                    "{text}"
+                );
+                assert_eq!(exact_message_text(&text), Some(spliced));
+            }
+        }
+        // The exact requests arrive as they were written.
+        let text = stashed().to_string();
+        let exact = stashed()["result"]["_meta"][EXACT_REQUESTS_META].to_string();
+        assert!(
+            splice_round(&text)
+                .expect("spliced")
+                .contains(&format!("\"inputRequests\":{exact}"))
+        );
+        // No round, a batch, not JSON: not spliced; a batch still goes through values.
+        assert_eq!(
+            splice_round(r#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            None
+        );
+        assert_eq!(
+            splice_round(&format!(
+                "{{\"result\":{{\"_meta\":{{\"{EXACT_REQUESTS_META}\":"
+            )),
+            None
+        );
+        let batch = Value::Array(vec![stashed(), stashed()]).to_string();
+        assert_eq!(splice_round(&batch), None);
+        let out: Value =
+            serde_json::from_str(&exact_message_text(&batch).expect("batch")).expect("json");
+        assert!(out[1]["result"].get("_meta").is_none());
     }
 
     #[test]
