@@ -152,13 +152,12 @@ impl<C: StreamableHttpClient + Sync> TappedHttpClient<C> {
                 else {
                     return;
                 };
-                raw.observe_str(data);
-                // rmcp reads only these events as JSON-RPC messages.
-                if matches!(kind.as_deref(), None | Some("" | "message")) {
-                    let replies = reject::replies_for_text(data);
-                    if !replies.is_empty() {
-                        send_replies(inner.clone(), reply_to.clone(), replies);
-                    }
+                // rmcp reads only these events as JSON-RPC messages (and only those can
+                // owe a reply); the raw capture looks at every event.
+                let answerable = matches!(kind.as_deref(), None | Some("" | "message"));
+                let replies = reject::inspect(&raw, data, answerable);
+                if !replies.is_empty() {
+                    send_replies(inner.clone(), reply_to.clone(), replies);
                 }
             })
             .boxed()

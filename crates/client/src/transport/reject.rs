@@ -22,6 +22,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::create::malformed_params;
+use crate::raw::RawRequests;
 
 /// The error replies owed for one raw incoming message (a JSON value), empty when rmcp
 /// can parse it or when it holds no request.
@@ -32,8 +33,80 @@ pub(crate) fn replies_for_value(message: &Value) -> Vec<JsonRpcError> {
     }
 }
 
+/// Whether a key is present, whatever its value (a `null` id counts).
+#[derive(Default)]
+struct Present(bool);
+
+impl<'de> Deserialize<'de> for Present {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        serde::de::IgnoredAny::deserialize(d).map(|_| Present(true))
+    }
+}
+
+/// One incoming SSE message, read once for both of its readers: `raw` (the exact
+/// `elicitation/create` params and round results, [`RawRequests::observe`]) and, when
+/// rmcp reads this event as a JSON-RPC message (`answerable`), the error replies owed
+/// for a request rmcp cannot parse ([`replies_for_value`]). A small head (method, id,
+/// the result's round markers) is read first; the whole message is built as a JSON value
+/// only when one of them needs it, and then only once.
+pub(crate) fn inspect(raw: &RawRequests, text: &str, answerable: bool) -> Vec<JsonRpcError> {
+    #[derive(Deserialize)]
+    struct Head {
+        /// `Some(Null)` for `"method": null` (present, as the reply rules count it).
+        #[serde(default, deserialize_with = "present")]
+        method: Option<Value>,
+        #[serde(default)]
+        id: Present,
+        result: Option<ResultHead>,
+    }
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct ResultHead {
+        result_type: Option<Value>,
+        input_requests: Option<serde::de::IgnoredAny>,
+        request_state: Option<serde::de::IgnoredAny>,
+    }
+    fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+        Value::deserialize(d).map(Some)
+    }
+    // A batch must not be read as a `Head` (serde would take an array for the struct's
+    // fields in order): both readers look at it whole.
+    let (for_raw, for_replies) = if text.trim_start().starts_with('[') {
+        (true, answerable)
+    } else {
+        match serde_json::from_str::<Head>(text) {
+            Ok(head) => (
+                head.method.as_ref().and_then(Value::as_str) == Some(METHOD_CREATE)
+                    || head.result.is_some_and(|r| {
+                        r.input_requests.is_some()
+                            || r.request_state.is_some()
+                            || r.result_type.is_some_and(|t| t != "complete")
+                    }),
+                answerable && head.method.is_some() && head.id.0,
+            ),
+            // Not a JSON object, or one whose head is malformed: let the full parse decide.
+            Err(_) => (true, answerable),
+        }
+    };
+    if !for_raw && !for_replies {
+        return Vec::new();
+    }
+    let Ok(value) = serde_json::from_str::<Value>(text) else {
+        return Vec::new();
+    };
+    if for_raw {
+        raw.observe(&value);
+    }
+    if for_replies {
+        replies_for_value(&value)
+    } else {
+        Vec::new()
+    }
+}
+
 /// Like [`replies_for_value`], from JSON text (an SSE `data` field). Text that is not
 /// JSON, and objects without both `method` and `id`, are dismissed without being built.
+#[cfg(test)]
 pub(crate) fn replies_for_text(text: &str) -> Vec<JsonRpcError> {
     /// Which keys are present, whatever their values (a `null` id counts).
     #[derive(Deserialize)]
@@ -42,13 +115,6 @@ pub(crate) fn replies_for_text(text: &str) -> Vec<JsonRpcError> {
         method: Present,
         #[serde(default)]
         id: Present,
-    }
-    #[derive(Default)]
-    struct Present(bool);
-    impl<'de> Deserialize<'de> for Present {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            serde::de::IgnoredAny::deserialize(d).map(|_| Present(true))
-        }
     }
     // A batch deserves a look (and must not be read as a `Head`: serde would take an
     // array for the struct's fields in order).
@@ -144,6 +210,44 @@ mod tests {
         let mut replies = replies_for_text(&v.to_string());
         assert_eq!(replies.len(), 1, "{v} -> {replies:?}");
         replies.remove(0)
+    }
+
+    /// `inspect` gives exactly what the two readers give on their own, on every kind of
+    /// message (it only reads each message once).
+    #[test]
+    fn one_read_gives_both_readers_what_they_got_on_their_own() {
+        let messages = [
+            json!({"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"m",
+                "requestedSchema":{"type":"object","properties":{"a":{"type":"string","pattern":"^x$"}}}}}),
+            json!({"jsonrpc":"2.0","id":2,"method":"elicitation/create","params":["x"]}),
+            json!({"jsonrpc":"2.0","id":3,"method":null}),
+            json!({"jsonrpc":"1.0","id":4,"method":"ping"}),
+            json!({"jsonrpc":"2.0","id":5,"result":{"resultType":"input_required","requestState":"s"}}),
+            json!({"jsonrpc":"2.0","id":6,"result":{"content":[]}}),
+            json!({"jsonrpc":"2.0","id":7,"result":5}),
+            json!({"jsonrpc":"2.0","method":"notifications/progress","params":{}}),
+            json!([{"jsonrpc":"2.0","id":8,"method":"elicitation/create","params":{"message":"m"}}]),
+            json!(42),
+        ];
+        for m in messages {
+            let text = m.to_string();
+            for answerable in [true, false] {
+                let (alone, together) = (RawRequests::default(), RawRequests::default());
+                alone.observe_str(&text);
+                let expected = if answerable { replies_for_text(&text) } else { Vec::new() };
+                let got = inspect(&together, &text, answerable);
+                assert_eq!(
+                    serde_json::to_value(&got).ok(),
+                    serde_json::to_value(&expected).ok(),
+                    "{text}"
+                );
+                for id in 1..=8 {
+                    let id = NumberOrString::Number(id);
+                    assert_eq!(together.take(&id), alone.take(&id), "{text}");
+                    assert_eq!(together.take_result(&id), alone.take_result(&id), "{text}");
+                }
+            }
+        }
     }
 
     #[test]

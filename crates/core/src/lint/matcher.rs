@@ -31,6 +31,51 @@ fn phrases_longest_first() -> &'static [&'static Phrase] {
     })
 }
 
+/// `(first word, index in [`phrases_longest_first`])` of every phrase, sorted by word: a
+/// text is only tried against the phrases whose first word it has (most texts have
+/// none of them), in the same order as before.
+fn phrases_by_first_word() -> &'static [(&'static str, usize)] {
+    static INDEX: OnceLock<Vec<(&'static str, usize)>> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let mut v: Vec<(&'static str, usize)> = phrases_longest_first()
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| p.words.first().map(|w| (*w, i)))
+            .collect();
+        v.sort_unstable();
+        v
+    })
+}
+
+/// The phrases (indices in [`phrases_longest_first`], ascending) that could match in a
+/// text of `words`: their first word is one of the words, or, for one-word phrases (whose
+/// only word also matches with a plural `s`), one of the words without its final `s`.
+fn candidates(words: &[Word]) -> Vec<usize> {
+    let index = phrases_by_first_word();
+    let phrases = phrases_longest_first();
+    let mut out = Vec::new();
+    let mut add = |word: &str, single_only: bool| {
+        let start = index.partition_point(|(w, _)| *w < word);
+        for &(w, i) in &index[start..] {
+            if w != word {
+                break;
+            }
+            if !single_only || phrases[i].words.len() == 1 {
+                out.push(i);
+            }
+        }
+    };
+    for w in words {
+        add(&w.lower, false);
+        if let Some(singular) = w.lower.strip_suffix('s') {
+            add(singular, true);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 fn cjk_longest_first() -> &'static [(&'static str, SecretCategory)] {
     static SORTED: OnceLock<Vec<(&'static str, SecretCategory)>> = OnceLock::new();
     SORTED.get_or_init(|| {
@@ -123,7 +168,8 @@ pub(crate) fn find(text: &str, reading: Reading) -> Vec<Match> {
     let label = reading.part.is_label();
     let mut modifiers = Modifiers::new(&words, reading.part);
 
-    for phrase in phrases_longest_first() {
+    let phrases = phrases_longest_first();
+    for phrase in candidates(&words).into_iter().map(|i| phrases[i]) {
         if phrase.ctx == Ctx::Label && !label {
             continue;
         }
@@ -170,13 +216,13 @@ pub(crate) fn find(text: &str, reading: Reading) -> Vec<Match> {
             .iter()
             .find(|(c, _)| word_matches(&w.lower, c, true))
             .or_else(|| {
-                if rules::SUBSTRING_EXCEPTIONS
-                    .iter()
-                    .any(|e| w.lower.contains(e))
-                {
+                // (The length test first: most words are shorter than the substrings,
+                // and a substring search costs its setup every time.)
+                let has = |s: &str| w.lower.len() >= s.len() && w.lower.contains(s);
+                if rules::SUBSTRING_EXCEPTIONS.iter().any(|e| has(e)) {
                     return None;
                 }
-                rules::SUBSTRINGS.iter().find(|(s, _)| w.lower.contains(s))
+                rules::SUBSTRINGS.iter().find(|(s, _)| has(s))
             })
             .map(|&(_, c)| c);
         if let Some(category) = category {
