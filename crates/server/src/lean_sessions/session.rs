@@ -271,7 +271,7 @@ impl Session {
             && let Some(&stream) = s.routes.get(&Route::Request(request.clone()))
         {
             // The request is abandoned: its stream ends (its events stay replayable).
-            Self::finish(&mut s, stream);
+            Self::finish(&mut s, stream, self.config.completed_replay_max);
         }
         Self::push_inbound(&mut s, message)
     }
@@ -474,7 +474,7 @@ impl Session {
                 let index = channel.next_index();
                 channel.push(event, EventId::Request { stream, index }, capacity);
                 if answered.is_some() {
-                    Self::finish(&mut s, stream);
+                    Self::finish(&mut s, stream, self.config.completed_replay_max);
                 }
             }
             None => {
@@ -485,7 +485,7 @@ impl Session {
     }
 
     /// The request of `stream` is answered or abandoned: its stream ends once read.
-    fn finish(s: &mut State, stream: u64) {
+    fn finish(s: &mut State, stream: u64, max_done: usize) {
         let Some(channel) = s.streams.get_mut(&stream) else {
             return;
         };
@@ -501,19 +501,30 @@ impl Session {
                 s.routes.remove(&route);
             }
         }
+        // Only the most recent answers stay replayable: the oldest go once a reader
+        // has taken them (one not taken yet stays for the replay time).
+        let mut excess = s.done.len().saturating_sub(max_done);
+        if excess > 0 {
+            let State { done, streams, .. } = s;
+            done.retain(|&(_, id)| {
+                let taken = streams
+                    .get(&id)
+                    .is_none_or(|c| c.delivered >= c.next_index());
+                if excess == 0 || !taken {
+                    return true;
+                }
+                streams.remove(&id);
+                excess -= 1;
+                false
+            });
+        }
     }
 
     /// Forgets the streams answered longer ago than their replay is kept (the oldest
     /// first, in the order they were answered).
     fn evict_done(&self, s: &mut State) {
-        let Some(&(oldest, _)) = s.done.front() else {
-            return;
-        };
         let ttl = self.config.completed_replay_ttl;
         let now = Instant::now();
-        if now.saturating_duration_since(oldest) < ttl {
-            return;
-        }
         while let Some(&(at, stream)) = s.done.front() {
             if now.saturating_duration_since(at) < ttl {
                 break;
@@ -521,9 +532,11 @@ impl Session {
             s.done.pop_front();
             s.streams.remove(&stream);
         }
-        if s.done.is_empty() {
-            // An idle session keeps no buffer sized for its busiest moment.
+        // An idle session keeps no buffer sized for its busiest moment.
+        if s.done.is_empty() && s.done.capacity() > 32 {
             s.done = VecDeque::new();
+        }
+        if s.streams.capacity() > 4 * s.streams.len() + 32 {
             s.streams.shrink_to_fit();
         }
     }

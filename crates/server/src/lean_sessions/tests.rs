@@ -328,22 +328,16 @@ async fn a_session_idle_past_keep_alive_is_closed() {
 
 #[tokio::test]
 async fn answered_streams_are_forgotten_past_their_replay_time_and_open_ones_stay() {
-    let mut config = LeanSessionConfig::default();
-    config.completed_replay_ttl = Duration::ZERO;
-    let m = LeanSessionManager::new(config);
+    let m = LeanSessionManager::new(LeanSessionConfig {
+        completed_replay_ttl: Duration::ZERO,
+        ..LeanSessionConfig::default()
+    });
     let (id, mut t) = open(&m).await;
-    let mut answered = Box::pin(m.create_stream(&id, call(1)).await.expect("stream"));
+    // Answered while its reader is gone: only the replay time keeps it.
+    let answered = m.create_stream(&id, call(1)).await.expect("stream");
     let _ = receive(&mut t).await;
+    drop(answered);
     let _ = t.send(result(1, "one")).await;
-    assert_eq!(
-        next(&mut answered).await.expect("priming").0.as_deref(),
-        Some("0/0")
-    );
-    assert_eq!(
-        next(&mut answered).await.expect("result").0.as_deref(),
-        Some("1/0")
-    );
-    assert_eq!(next(&mut answered).await, None);
     // The next request forgets the answered stream: its replay time is over.
     let open_stream = m.create_stream(&id, call(2)).await.expect("stream");
     let _ = receive(&mut t).await;
@@ -354,6 +348,40 @@ async fn answered_streams_are_forgotten_past_their_replay_time_and_open_ones_sta
     let _ = t.send(result(2, "two")).await;
     let (eid, message) = next(&mut resumed).await.expect("the result");
     assert_eq!(eid.as_deref(), Some("1/1"));
-    assert_eq!(message.expect("a message")["result"]["content"][0]["text"], "two");
+    assert_eq!(
+        message.expect("a message")["result"]["content"][0]["text"],
+        "two"
+    );
     assert_eq!(next(&mut resumed).await, None);
+}
+
+#[tokio::test]
+async fn only_the_most_recent_answers_stay_replayable_unless_not_taken_yet() {
+    let m = LeanSessionManager::new(LeanSessionConfig {
+        completed_replay_max: 1,
+        ..LeanSessionConfig::default()
+    });
+    let (id, mut t) = open(&m).await;
+    // Answer 1 is never read (its reader went away); answers 2 and 3 are.
+    let unread = m.create_stream(&id, call(1)).await.expect("stream");
+    let _ = receive(&mut t).await;
+    drop(unread);
+    let _ = t.send(result(1, "one")).await;
+    for n in [2, 3] {
+        let mut read = Box::pin(m.create_stream(&id, call(n)).await.expect("stream"));
+        let _ = receive(&mut t).await;
+        let _ = t.send(result(n, "read")).await;
+        while next(&mut read).await.is_some() {}
+    }
+    // The unread answer stays (for the replay time), the newest read one too; the read
+    // one before it is forgotten.
+    let mut one = Box::pin(m.resume(&id, "0/0".into()).await.expect("unread answer"));
+    let (eid, message) = next(&mut one).await.expect("the answer");
+    assert_eq!(eid.as_deref(), Some("1/0"));
+    assert_eq!(
+        message.expect("a message")["result"]["content"][0]["text"],
+        "one"
+    );
+    assert!(m.resume(&id, "0/1".into()).await.is_err());
+    assert!(m.resume(&id, "0/2".into()).await.is_ok());
 }
