@@ -358,7 +358,37 @@ pub fn transport_with_auth(
     StreamableHttpClientTransport<HttpStack>,
     watch::Receiver<StandaloneStream>,
 ) {
-    let inner = CapturingReqwest::new(reqwest::Client::default(), raw.clone());
+    transport_with_http(reqwest::Client::default(), url, raw, auth)
+}
+
+/// Like [`transport_with_auth`], over `http`: a program holding many connections (a
+/// gateway's upstream connections, a load generator's sessions) shares one HTTP client,
+/// so its connections are reused (keep-alive) and its TLS configuration is built once
+/// (building a `reqwest::Client` loads the root certificates).
+///
+/// ```
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use mcp_elicit_client::RawRequests;
+/// use mcp_elicit_client::transport::http::{StandaloneStream, transport_with_http};
+///
+/// let shared = reqwest::Client::new();
+/// let (_a, standalone) =
+///     transport_with_http(shared.clone(), "http://127.0.0.1:9/mcp", RawRequests::default(), None);
+/// let (_b, _) = transport_with_http(shared, "http://127.0.0.1:9/mcp", RawRequests::default(), None);
+/// assert_eq!(*standalone.borrow(), StandaloneStream::Pending); // nothing sent until served
+/// # }
+/// ```
+pub fn transport_with_http(
+    http: reqwest::Client,
+    url: &str,
+    raw: RawRequests,
+    auth: Option<Arc<Authorizer>>,
+) -> (
+    StreamableHttpClientTransport<HttpStack>,
+    watch::Receiver<StandaloneStream>,
+) {
+    let inner = CapturingReqwest::new(http, raw.clone());
     let client = TappedHttpClient::new(AuthorizedHttpClient::new(inner, auth), raw);
     let standalone = client.standalone_stream();
     let mut config = StreamableHttpClientTransportConfig::with_uri(url.to_owned());

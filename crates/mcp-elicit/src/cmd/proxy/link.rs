@@ -35,6 +35,10 @@ pub(crate) struct Proxy {
     pub(crate) held: HeldCalls,
     /// The proxy's own credentials for the upstream (never a client's).
     pub(crate) upstream_auth: Option<Arc<Authorizer>>,
+    /// One HTTP client for every upstream connection: connections to the upstream are
+    /// reused (a new TCP connection costs both sides, and a local-mode upstream reads the
+    /// OS's socket table for each), and the TLS configuration is built once.
+    pub(crate) http: reqwest::Client,
 }
 
 impl Proxy {
@@ -52,6 +56,7 @@ impl Proxy {
             pool,
             held,
             upstream_auth,
+            http: reqwest::Client::new(),
         }
     }
 

@@ -24,8 +24,9 @@ use mcp_elicit_server::Principal;
 use super::link::{Declared, Link, Proxy};
 use super::upstream::{self, UpstreamService};
 
-/// Most idle connections kept per user and kind.
-pub(crate) const MAX_IDLE: usize = 4;
+/// Most idle connections kept per user and kind (as many as a user can hold requests at
+/// once would keep a burst's connections; half of that keeps most of them).
+pub(crate) const MAX_IDLE: usize = 32;
 
 /// The longest a connection stays idle in the pool.
 pub(crate) const IDLE_FOR: Duration = Duration::from_secs(60);

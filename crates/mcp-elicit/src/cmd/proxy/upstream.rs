@@ -97,7 +97,8 @@ pub(crate) async fn connect_with_lifecycle(
         }
         ServerTarget::Http { url } => {
             // The proxy's own credentials (configured), never a client's token.
-            let (transport, mut standalone) = http::transport_with_auth(
+            let (transport, mut standalone) = http::transport_with_http(
+                link.proxy.http.clone(),
                 url.as_str(),
                 handler.raw.clone(),
                 link.proxy.upstream_auth.clone(),
