@@ -27,10 +27,9 @@
 //!   [`LeanSessionConfig::completed_replay_max`] most recent answers of the session
 //!   (older ones go once a reader has taken them). Kept for every call, those events
 //!   cost about 5.5 KB a call for the whole replay time (208 MB after 16 s at 2,000
-//!   calls/s in our benchmark); dropped as soon as a reader has taken the answer (what
-//!   rmcp's `LocalSessionManager` does at the answer), about one call in 60,000 of the
-//!   benchmark was never answered: a client resumes a POST's stream that broke, and
-//!   must find the answer there.
+//!   calls/s in our benchmark). rmcp's `LocalSessionManager` drops a request's stream
+//!   at its answer; keeping the last few lets a client that resumes a POST stream
+//!   broken just before the answer (SEP-1699) still find it.
 //!
 //! What rmcp's HTTP service checks stays as it is (it calls this trait): the session id
 //! on `initialize`, 404 for an unknown or ended session, the standalone GET stream
