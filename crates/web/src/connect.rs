@@ -15,10 +15,10 @@ use mcp_elicit_store::BrowserSession;
 use secrecy::ExposeSecret;
 use serde::Deserialize;
 
+use crate::csrf;
 use crate::pages::{self, escape, hidden, identity_box};
 use crate::purpose::{Entry, Purpose};
 use crate::web::Web;
-use crate::csrf;
 
 /// The longest elicitation id accepted.
 const MAX_ID: usize = 128;

@@ -234,7 +234,11 @@ mod tests {
             for answerable in [true, false] {
                 let (alone, together) = (RawRequests::default(), RawRequests::default());
                 alone.observe_str(&text);
-                let expected = if answerable { replies_for_text(&text) } else { Vec::new() };
+                let expected = if answerable {
+                    replies_for_text(&text)
+                } else {
+                    Vec::new()
+                };
                 let got = inspect(&together, &text, answerable);
                 assert_eq!(
                     serde_json::to_value(&got).ok(),

@@ -229,7 +229,7 @@ where
 }
 
 /// Serves any `app` on `listener` within `limits` until `shutdown` resolves: what
-/// [`serve_with_limits`] does for the reference server (header and idle timeouts, the
+/// `serve_with_limits` (feature `tls`) does for the reference server (header and idle timeouts, the
 /// connection cap, body sizes and JSON shape checked before anything is parsed, the
 /// OS-user check, TCP_NODELAY), for another server on this crate, such as a gateway.
 ///
