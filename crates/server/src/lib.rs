@@ -325,6 +325,7 @@ mod session_limits;
 mod state;
 pub mod store;
 mod streamable;
+mod typed_request;
 pub mod wire;
 
 // What the API needs, so a server needs no direct dependency for it (derives: see

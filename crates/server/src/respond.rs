@@ -10,7 +10,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
     CompleteRequestParams, CompleteResult, CustomNotification, CustomRequest, CustomResult,
     DiscoverResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-    InitializeRequestParams, InitializeResult, InputRequest, InputRequests, InputRequiredResult,
+    InitializeRequestParams, InitializeResult, InputRequests, InputRequiredResult,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     MetaObject, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
     ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResultType, ServerConfig,
@@ -303,11 +303,7 @@ impl InputRound {
         let typed: InputRequests = self
             .requests
             .iter()
-            .filter_map(|(k, v)| {
-                serde_json::from_value::<InputRequest>(v.clone())
-                    .ok()
-                    .map(|r| (k.clone(), r))
-            })
+            .filter_map(|(k, v)| crate::typed_request::typed_request(v).map(|r| (k.clone(), r)))
             .collect();
         let mut meta = MetaObject::new();
         meta.0.insert(
@@ -640,7 +636,10 @@ macro_rules! listed {
             mut context: RequestContext<RoleServer>,
         ) -> Result<$result, ErrorData> {
             let revision = decide(&mut context);
-            let mut result = self.inner.$name(request, context).await?;
+            // Boxed, as every handler future below: rmcp runs each request in a task
+            // whose future holds the largest of these arms by value, and tokio moves
+            // that future (spawn, output); a box keeps it a pointer wide.
+            let mut result = Box::pin(self.inner.$name(request, context)).await?;
             if revision == Revision::Rounds {
                 complete_type(&mut result.result_type);
             }
@@ -658,7 +657,7 @@ macro_rules! answered {
         ) -> Result<$response, ErrorData> {
             let revision = decide(&mut context);
             context.extensions.insert(request.clone());
-            match self.inner.$name(request, context).await {
+            match Box::pin(self.inner.$name(request, context)).await {
                 Ok($response::Complete(mut r)) if revision == Revision::Rounds => {
                     complete_type(&mut r.result_type);
                     Ok($response::Complete(r))
@@ -685,7 +684,7 @@ impl<S: ServerHandler> ServerHandler for Edge<S> {
         request: InitializeRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
-        self.inner.initialize(request, context).await
+        Box::pin(self.inner.initialize(request, context)).await
     }
 
     async fn discover(
