@@ -370,20 +370,31 @@ pub async fn exact_rounds_http(request: Request, next: Next) -> Response {
         });
     match kind.as_deref() {
         Some("application/json") => {
-            // A body larger than any round (or of unknown size) passes untouched: reading
-            // it would cap what a tool may return.
-            let small = axum::body::HttpBody::size_hint(response.body())
-                .upper()
-                .is_some_and(|n| n <= MAX_JSON_BODY as u64);
-            if !small {
+            // A body larger than any round passes untouched: reading it would cap what a
+            // tool may return. One of unknown size (a layer outside rmcp streams it) is
+            // read up to that size; past it, what was read goes on before the rest.
+            let too_big =
+                axum::body::HttpBody::size_hint(response.body()).lower() > MAX_JSON_BODY as u64;
+            if too_big {
                 return response;
             }
             let (mut parts, body) = response.into_parts();
-            let Ok(bytes) = axum::body::to_bytes(body, MAX_JSON_BODY).await else {
-                tracing::warn!("a JSON response body could not be read for the round rewrite");
-                parts.headers.remove(header::CONTENT_LENGTH);
-                return Response::from_parts(parts, Body::empty());
-            };
+            let mut stream = body.into_data_stream();
+            let mut bytes = Vec::new();
+            while let Some(chunk) = stream.next().await {
+                let Ok(chunk) = chunk else {
+                    tracing::warn!("a JSON response body could not be read for the round rewrite");
+                    parts.headers.remove(header::CONTENT_LENGTH);
+                    return Response::from_parts(parts, Body::empty());
+                };
+                bytes.extend_from_slice(&chunk);
+                if bytes.len() > MAX_JSON_BODY {
+                    let head = futures::stream::once(std::future::ready(Ok::<_, axum::Error>(
+                        Bytes::from(bytes),
+                    )));
+                    return Response::from_parts(parts, Body::from_stream(head.chain(stream)));
+                }
+            }
             let body = match std::str::from_utf8(&bytes)
                 .ok()
                 .and_then(exact_message_text)
@@ -694,5 +705,72 @@ mod tests {
             .await
             .expect("body");
         assert_eq!(bytes.len(), big.len(), "the whole result arrives");
+    }
+
+    /// A JSON body whose size the middleware cannot know (another layer streams it, as
+    /// the session limits do to count the request until its answer has left).
+    fn streamed_json_app(text: String) -> axum::Router {
+        axum::Router::new()
+            .route(
+                "/mcp",
+                axum::routing::post(move || {
+                    let text = text.clone();
+                    async move {
+                        let half = text.len() / 2;
+                        let (a, b) = (text[..half].to_owned(), text[half..].to_owned());
+                        let chunks = futures::stream::iter([
+                            Ok::<_, std::io::Error>(Bytes::from(a)),
+                            Ok(Bytes::from(b)),
+                        ]);
+                        (
+                            [(header::CONTENT_TYPE, "application/json")],
+                            Body::from_stream(chunks),
+                        )
+                    }
+                }),
+            )
+            .layer(axum::middleware::from_fn(exact_rounds_http))
+    }
+
+    #[tokio::test]
+    async fn json_rounds_of_unknown_size_are_rewritten_and_large_ones_pass_whole() {
+        use tower::ServiceExt as _;
+        let round = json!({"jsonrpc": "2.0", "id": 3, "result": {
+            "_meta": {EXACT_REQUESTS_META: {"q": {"method": "elicitation/create",
+                "params": {"mode": "url", "message": "Connect", "url": "https://example.com/c"}}}},
+            "inputRequests": {"q": {"method": "elicitation/create", "params": {
+                "mode": "url", "message": "Connect", "url": "https://example.com/c",
+                "elicitationId": ""}}},
+            "requestState": "s.t"}})
+        .to_string();
+        let request = || Request::post("/mcp").body(Body::empty()).expect("request");
+        let response = streamed_json_app(round)
+            .oneshot(request())
+            .await
+            .expect("response");
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("body");
+        let out: Value = serde_json::from_slice(&bytes).expect("JSON");
+        assert_eq!(
+            out["result"]["inputRequests"]["q"]["params"],
+            json!({"mode": "url", "message": "Connect", "url": "https://example.com/c"}),
+            "the exact request, without rmcp's empty elicitationId: {out}"
+        );
+        assert_eq!(out["result"]["resultType"], "input_required");
+        assert!(out["result"].get("_meta").is_none(), "{out}");
+        // Over the cap: every byte arrives, in order, untouched.
+        let big = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"text":"{}"}}}}"#,
+            "y".repeat(MAX_JSON_BODY)
+        );
+        let response = streamed_json_app(big.clone())
+            .oneshot(request())
+            .await
+            .expect("response");
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .expect("body");
+        assert_eq!(bytes, big.as_bytes(), "the whole result arrives unchanged");
     }
 }

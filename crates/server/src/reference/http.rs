@@ -99,7 +99,10 @@ where
     let service = StreamableHttpService::new(
         move || factory_ref.service().map_err(std::io::Error::other),
         Arc::clone(&sessions),
-        mcp_config(&reference.options().demo_base_url, ct),
+        // A 2026-07-28 request whose handler answers at once (every reference tool: a
+        // round or a result) is answered as `application/json`, not as a one-event SSE
+        // stream; one that sends a notification first still gets its stream.
+        mcp_config(&reference.options().demo_base_url, ct).with_json_response(true),
     );
     let directory: Arc<dyn crate::SessionDirectory> = sessions;
     Router::new()

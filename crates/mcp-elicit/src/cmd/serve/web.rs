@@ -215,7 +215,9 @@ fn mcp_service<M: SessionManager>(
             }))
         },
         sessions,
-        http::mcp_config(&reference.options().demo_base_url, ct),
+        // 2026-07-28 answers as `application/json` when the handler's first message is
+        // its answer (as the library's reference router does).
+        http::mcp_config(&reference.options().demo_base_url, ct).with_json_response(true),
     )
 }
 
