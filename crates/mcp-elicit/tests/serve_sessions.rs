@@ -3,6 +3,9 @@
 //! connection), and one session or one user piling up requests in progress. Each limit
 //! answers 429 with `Retry-After` and a JSON-RPC error `-32000` naming it, and none
 //! closes a flow in progress: the calls waiting for a form still finish.
+//!
+//! Each test runs once per session layer (`--session-layer lean`, the default, and
+//! `rmcp`): the limits sit in front of either.
 
 use std::time::{Duration, Instant};
 
@@ -15,12 +18,37 @@ mod support;
 use client::{Refused, Session, call};
 use support::{Server, free_port};
 
-fn start(port: u16, extra: &[&str]) -> Server {
+/// Each test once per session layer of `/mcp`.
+macro_rules! on_each_layer {
+    ($($test:ident),* $(,)?) => {
+        mod lean {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                super::$test("lean").await;
+            })*
+        }
+        mod rmcp {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                super::$test("rmcp").await;
+            })*
+        }
+    };
+}
+
+on_each_layer!(
+    sessions_per_user_are_capped_and_sessions_without_a_connection_expire,
+    requests_in_progress_are_capped_per_session_and_per_user_and_answers_always_pass,
+);
+
+fn start(port: u16, layer: &str, extra: &[&str]) -> Server {
     let mut args: Vec<String> = vec![
         "--listen".into(),
         format!("127.0.0.1:{port}"),
         "--store".into(),
         "memory".into(),
+        "--session-layer".into(),
+        layer.into(),
     ];
     args.extend(extra.iter().map(|s| (*s).to_owned()));
     Server::start(&args, &[("USER", "sessions-tester")], port)
@@ -49,12 +77,12 @@ async fn eventually(mut f: impl AsyncFnMut() -> bool) -> bool {
     false
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sessions_per_user_are_capped_and_sessions_without_a_connection_expire() {
+async fn sessions_per_user_are_capped_and_sessions_without_a_connection_expire(layer: &str) {
     let port = free_port();
     let url = format!("http://127.0.0.1:{port}/mcp");
     let server = start(
         port,
+        layer,
         &[
             "--max-sessions-per-user",
             "5",
@@ -117,12 +145,14 @@ async fn sessions_per_user_are_capped_and_sessions_without_a_connection_expire()
     }
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn requests_in_progress_are_capped_per_session_and_per_user_and_answers_always_pass() {
+async fn requests_in_progress_are_capped_per_session_and_per_user_and_answers_always_pass(
+    layer: &str,
+) {
     let port = free_port();
     let url = format!("http://127.0.0.1:{port}/mcp");
     let _server = start(
         port,
+        layer,
         &[
             "--max-requests-per-session",
             "2",
