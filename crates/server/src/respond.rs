@@ -638,7 +638,9 @@ macro_rules! listed {
             let revision = decide(&mut context);
             // Boxed, as every handler future below: rmcp runs each request in a task
             // whose future holds the largest of these arms by value, and tokio moves
-            // that future (spawn, output); a box keeps it a pointer wide.
+            // that future (spawn, output); a box keeps it a pointer wide whatever the
+            // wrapped handler's futures weigh (the reference server's are boxed already:
+            // no change measured there, see BENCHMARKS.md).
             let mut result = Box::pin(self.inner.$name(request, context)).await?;
             if revision == Revision::Rounds {
                 complete_type(&mut result.result_type);
