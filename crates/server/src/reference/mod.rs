@@ -314,26 +314,38 @@ impl ReferenceServer {
 
 // Logging and resource subscriptions are deprecated in the 2026 revision; the 2025-11-25
 // conformance suite still exercises them.
+/// What the reference server says of itself (`initialize`, `server/discover`); with the
+/// conformance fixtures or without.
+fn server_config(conformance: bool) -> ServerConfig {
+    let capabilities = if conformance {
+        serde_json::json!({"tools": {}, "prompts": {}, "resources": {"subscribe": true}, "logging": {}, "completions": {}})
+    } else {
+        serde_json::json!({"tools": {}})
+    };
+    let capabilities: ServerCapabilities = serde_json::from_value(capabilities).unwrap_or_default();
+    ServerConfig::new(capabilities)
+        .with_protocol_version(ProtocolVersion::V_2025_11_25)
+        .with_server_info(
+            Implementation::new("mcp-elicit-reference", env!("CARGO_PKG_VERSION")).with_title("mcp-elicit reference server"),
+        )
+        .with_instructions(
+            "Demo tools for MCP elicitation: demo_form (every field kind), demo_profile (a typed form), \
+             demo_secret (a form the server refuses to send), demo_url (URL mode), connect_demo (-32042 \
+             until you finish a URL elicitation).",
+        )
+}
+
 #[allow(deprecated)]
 impl ServerHandler for ReferenceServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = if self.conformance() {
-            serde_json::json!({"tools": {}, "prompts": {}, "resources": {"subscribe": true}, "logging": {}, "completions": {}})
-        } else {
-            serde_json::json!({"tools": {}})
-        };
-        let capabilities: ServerCapabilities =
-            serde_json::from_value(capabilities).unwrap_or_default();
-        ServerConfig::new(capabilities)
-            .with_protocol_version(ProtocolVersion::V_2025_11_25)
-            .with_server_info(
-                Implementation::new("mcp-elicit-reference", env!("CARGO_PKG_VERSION")).with_title("mcp-elicit reference server"),
-            )
-            .with_instructions(
-                "Demo tools for MCP elicitation: demo_form (every field kind), demo_profile (a typed form), \
-                 demo_secret (a form the server refuses to send), demo_url (URL mode), connect_demo (-32042 \
-                 until you finish a URL elicitation).",
-            )
+        // Built once per process and kind: rmcp asks for it on every 2026-07-28 request
+        // (each is served by a serve loop of its own), and building it parses the
+        // capabilities from JSON (about 15 k instructions a time under callgrind).
+        static CONFORMANCE: std::sync::OnceLock<ServerConfig> = std::sync::OnceLock::new();
+        static DEMO: std::sync::OnceLock<ServerConfig> = std::sync::OnceLock::new();
+        let conformance = self.conformance();
+        let cell = if conformance { &CONFORMANCE } else { &DEMO };
+        cell.get_or_init(|| server_config(conformance)).clone()
     }
 
     async fn discover(
