@@ -74,7 +74,7 @@ pub(crate) struct RunArgs {
     pub(crate) python_path: Option<PathBuf>,
     /// Servers to drive, comma-separated: bare (the bare-hyper baseline, this binary's
     /// `baseline`), ours (`mcp-elicit serve --conformance` on rmcp's session layer, its
-    /// per-user caps raised to 2 x sessions and its connection cap to 2 x sessions + 64),
+    /// per-user caps raised to 2 x sessions and its connection cap to 4 x sessions + 64),
     /// ours-lean (the same on `--session-layer lean`), ts, py on 2025-11-25; bare-2026,
     /// ours-2026 and ours-lean-2026 on 2026-07-28 (the load generator speaks that
     /// revision: stateless `InputRequiredResult` rounds, which no session layer serves).

@@ -116,12 +116,21 @@ async fn drive(session: Arc<Session>, measure_from: Instant, end: Instant) -> Se
     );
     while Instant::now() < end {
         let started = Instant::now();
+        let forms_before = session.ui().forms_shown();
         let result = tokio::time::timeout(
             CALL_TIMEOUT,
             session.call("test_elicitation", arguments.clone()),
         )
         .await
-        .unwrap_or_else(|_| Err(format!("no answer within {CALL_TIMEOUT:?}")));
+        .unwrap_or_else(|_| {
+            // Where it stopped: before its form reached the client, or after the answer.
+            let stage = if session.ui().forms_shown() > forms_before {
+                "its form was shown and answered; no result came"
+            } else {
+                "its form never reached the client"
+            };
+            Err(format!("no answer within {CALL_TIMEOUT:?} ({stage})"))
+        });
         let finished = Instant::now();
         match check(&session, result) {
             Ok(()) => {

@@ -25,6 +25,8 @@ pub(crate) struct BenchUi {
     waiting: Mutex<HashMap<String, oneshot::Sender<Instant>>>,
     /// Notices that mean something went wrong (refused, blocked, rate limited...).
     problems: Mutex<Vec<String>>,
+    /// Forms shown so far (to tell where a call without an answer stopped).
+    forms: std::sync::atomic::AtomicU64,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -43,7 +45,13 @@ impl BenchUi {
             url_ids: Mutex::new(Vec::new()),
             waiting: Mutex::new(HashMap::new()),
             problems: Mutex::new(Vec::new()),
+            forms: std::sync::atomic::AtomicU64::new(0),
         }
+    }
+
+    /// How many forms this session has been shown.
+    pub(crate) fn forms_shown(&self) -> u64 {
+        self.forms.load(std::sync::atomic::Ordering::SeqCst)
     }
 
     /// The content every form of this session is answered with.
@@ -85,6 +93,7 @@ impl ElicitationUi for BenchUi {
     }
 
     async fn present_form(&self, prompt: FormPrompt) -> FormResponse {
+        self.forms.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         if !prompt.errors.is_empty() {
             self.problem(format!(
                 "form answer rejected by the client: {:?}",
