@@ -685,7 +685,6 @@ mod tests {
 
     #[tokio::test]
     async fn json_bodies_larger_than_any_round_pass_unchanged() {
-        use tower::ServiceExt as _;
         let big = format!(
             r#"{{"jsonrpc":"2.0","id":1,"result":{{"text":"{}"}}}}"#,
             "x".repeat(MAX_JSON_BODY)
@@ -699,12 +698,18 @@ mod tests {
                 }),
             )
             .layer(axum::middleware::from_fn(exact_rounds_http));
+        let bytes = post_body(app).await;
+        assert_eq!(bytes.len(), big.len(), "the whole result arrives");
+    }
+
+    /// The whole body `app` answers an empty POST to `/mcp` with.
+    async fn post_body(app: axum::Router) -> Bytes {
+        use tower::ServiceExt as _;
         let request = Request::post("/mcp").body(Body::empty()).expect("request");
         let response = app.oneshot(request).await.expect("response");
-        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+        axum::body::to_bytes(response.into_body(), usize::MAX)
             .await
-            .expect("body");
-        assert_eq!(bytes.len(), big.len(), "the whole result arrives");
+            .expect("body")
     }
 
     /// A JSON body whose size the middleware cannot know (another layer streams it, as
@@ -734,7 +739,6 @@ mod tests {
 
     #[tokio::test]
     async fn json_rounds_of_unknown_size_are_rewritten_and_large_ones_pass_whole() {
-        use tower::ServiceExt as _;
         let round = json!({"jsonrpc": "2.0", "id": 3, "result": {
             "_meta": {EXACT_REQUESTS_META: {"q": {"method": "elicitation/create",
                 "params": {"mode": "url", "message": "Connect", "url": "https://example.com/c"}}}},
@@ -743,14 +747,7 @@ mod tests {
                 "elicitationId": ""}}},
             "requestState": "s.t"}})
         .to_string();
-        let request = || Request::post("/mcp").body(Body::empty()).expect("request");
-        let response = streamed_json_app(round)
-            .oneshot(request())
-            .await
-            .expect("response");
-        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-            .await
-            .expect("body");
+        let bytes = post_body(streamed_json_app(round)).await;
         let out: Value = serde_json::from_slice(&bytes).expect("JSON");
         assert_eq!(
             out["result"]["inputRequests"]["q"]["params"],
@@ -764,13 +761,7 @@ mod tests {
             r#"{{"jsonrpc":"2.0","id":1,"result":{{"text":"{}"}}}}"#,
             "y".repeat(MAX_JSON_BODY)
         );
-        let response = streamed_json_app(big.clone())
-            .oneshot(request())
-            .await
-            .expect("response");
-        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-            .await
-            .expect("body");
+        let bytes = post_body(streamed_json_app(big.clone())).await;
         assert_eq!(bytes, big.as_bytes(), "the whole result arrives unchanged");
     }
 }
