@@ -8,7 +8,11 @@
 //! result into something else. For those three methods this client sends the POST itself,
 //! shows the body to [`RawRequests`] and parses it the same way rmcp does; SSE bodies are
 //! handed on as streams (the [`TappedHttpClient`](super::http::TappedHttpClient) around
-//! it sees their events). Every other message goes through rmcp's own client unchanged.
+//! it sees their events). Replies to the server (JSON-RPC responses and errors) are sent
+//! by this client too, so that one refused before it was read (`503`, `429`, a refused
+//! connection) is sent again after the server's `Retry-After`, at most four more times and
+//! 30 s in all: rmcp's client dropped it, and the server waited for ever for an answer
+//! the user had given. Every other message goes through rmcp's own client unchanged.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -25,6 +29,7 @@ use rmcp::transport::streamable_http_client::{
 use sse_stream::{Sse, SseStream};
 
 use crate::raw::RawRequests;
+use crate::transport::refused;
 
 const SESSION_HEADER: &str = "mcp-session-id";
 
@@ -65,6 +70,36 @@ impl CapturingReqwest {
         Self { inner, raw }
     }
 
+    /// One POST of `body` (the message, serialised once) with the transport's headers.
+    async fn send(
+        &self,
+        uri: &str,
+        body: &[u8],
+        session_id: Option<&str>,
+        auth_header: Option<&str>,
+        custom_headers: &HashMap<HeaderName, HeaderValue>,
+    ) -> Result<reqwest::Response, reqwest::Error> {
+        let mut request = self
+            .inner
+            .post(uri)
+            .header(http::header::ACCEPT, "text/event-stream, application/json")
+            .header(http::header::CONTENT_TYPE, "application/json");
+        if let Some(token) = auth_header {
+            request = request.bearer_auth(token);
+        }
+        for (name, value) in custom_headers {
+            request = request.header(name, value);
+        }
+        if let Some(session) = session_id {
+            request = request.header(SESSION_HEADER, session);
+        }
+        request.body(body.to_vec()).send().await
+    }
+
+    /// POSTs `message` and reads the answer; a reply to the server (a JSON-RPC response or
+    /// error) refused before it was read (503, 429, the connection refused) is sent again
+    /// as [`refused`](super::refused) allows, so that an answer the user gave is not lost
+    /// to a busy server.
     async fn post_capturing(
         &self,
         uri: Arc<str>,
@@ -74,24 +109,39 @@ impl CapturingReqwest {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<reqwest::Error>> {
-        let mut request = self
-            .inner
-            .post(uri.as_ref())
-            .header(http::header::ACCEPT, "text/event-stream, application/json");
-        if let Some(token) = auth_header {
-            request = request.bearer_auth(token);
-        }
-        for (name, value) in custom_headers {
-            request = request.header(name, value);
-        }
-        if let Some(session) = &session_id {
-            request = request.header(SESSION_HEADER, session.as_ref());
-        }
-        let response = request
-            .json(&message)
-            .send()
-            .await
-            .map_err(StreamableHttpError::Client)?;
+        let body = serde_json::to_vec(&message).map_err(|e| {
+            StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
+                "the message cannot be serialised: {e}"
+            )))
+        })?;
+        let retried = refused::is_reply(&message);
+        let mut retries = refused::Retries::default();
+        let response = loop {
+            let sent = self
+                .send(
+                    &uri,
+                    &body,
+                    session_id.as_deref(),
+                    auth_header.as_deref(),
+                    &custom_headers,
+                )
+                .await;
+            let pause = match &sent {
+                Ok(r) if retried => refused::pause_for(r.status(), r.headers()),
+                Err(e) if retried && e.is_connect() => Some(None),
+                _ => None,
+            };
+            match pause.and_then(|p| retries.next(p)) {
+                Some(wait) => {
+                    tracing::debug!(
+                        ?wait,
+                        "the server refused a reply before reading it; sending it again"
+                    );
+                    tokio::time::sleep(wait).await;
+                }
+                None => break sent.map_err(StreamableHttpError::Client)?,
+            }
+        };
         let status = response.status();
         if matches!(
             status,
@@ -286,7 +336,7 @@ impl StreamableHttpClient for CapturingReqwest {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
-        if may_require_input(&message) {
+        if may_require_input(&message) || refused::is_reply(&message) {
             return self
                 .post_capturing(
                     uri,

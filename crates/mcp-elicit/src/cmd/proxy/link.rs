@@ -17,6 +17,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::held::{Held, HeldCalls, Ticket};
+use super::ordered::ProgressOrder;
 use super::policy::Policy;
 use super::pool::Pool;
 
@@ -102,6 +103,9 @@ pub(crate) struct Link {
     state: Mutex<LinkState>,
     /// A completion notification arrived.
     completion: Notify,
+    /// The upstream's progress notifications received and passed on (its last progress
+    /// goes downstream before its result).
+    pub(crate) progress_order: Arc<ProgressOrder>,
 }
 
 #[derive(Debug, Default)]
@@ -171,6 +175,7 @@ impl Link {
                 ..LinkState::default()
             }),
             completion: Notify::new(),
+            progress_order: Arc::default(),
         }
     }
 

@@ -26,6 +26,7 @@
 //! - [`modern`], [`held`], [`pool`]: 2026-07-28 clients (requests held while the user
 //!   answers, upstream connections lent per request).
 //! - [`link`]: what both halves of one session share.
+//! - [`ordered`]: the upstream's progress passed on before its result.
 
 mod credentials;
 mod downstream;
@@ -33,6 +34,7 @@ mod held;
 mod identity;
 mod link;
 mod modern;
+mod ordered;
 mod policy;
 mod pool;
 mod rounds;

@@ -441,6 +441,10 @@ async fn send_once(
         () = ct.cancelled() => None,
     };
     let raw = link.raw.take_result(&id);
+    if let Some(Ok(_)) = &ended {
+        // The progress the upstream sent before its answer reaches the client first.
+        link.progress_order.settled(&handle.progress_token).await;
+    }
     match ended {
         None => {
             let _ = handle

@@ -30,6 +30,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::held::Ticket;
 use super::link::Link;
+use super::ordered::Ordered;
 use super::policy::{Passed, Refusal};
 
 /// How long the proxy waits for the user's answer to a form or URL consent.
@@ -90,9 +91,10 @@ pub(crate) async fn connect_with_lifecycle(
         link: Arc::downgrade(link),
         raw: link.raw.clone(),
     };
+    link.progress_order.reset();
     match target {
         ServerTarget::Stdio { command } => {
-            let transport = stdio::spawn(command, handler.raw.clone())?;
+            let transport = Ordered::new(stdio::spawn(command, handler.raw.clone())?, link);
             Ok(handler.serve_with_lifecycle(transport, lifecycle).await?)
         }
         ServerTarget::Http { url } => {
@@ -103,6 +105,7 @@ pub(crate) async fn connect_with_lifecycle(
                 handler.raw.clone(),
                 link.proxy.upstream_auth.clone(),
             );
+            let transport = Ordered::new(transport, link);
             let service = handler.serve_with_lifecycle(transport, lifecycle).await?;
             // 2025-11-25 servers may send elicitation requests on the standalone stream
             // only; 2026-07-28 has no such stream (and no server requests).
@@ -566,35 +569,6 @@ impl ClientHandler for Upstream {
         }
     }
 
-    async fn on_progress(
-        &self,
-        params: ProgressNotificationParam,
-        _context: NotificationContext<RoleClient>,
-    ) {
-        let Some(link) = self.link.upgrade() else {
-            return;
-        };
-        if let Some(held) = link.held() {
-            // A pooled connection serves one request: its progress goes to the client
-            // request waiting on it now, under that request's token.
-            if let Some((peer, token)) = held.client() {
-                let mut params = params;
-                params.progress_token = token;
-                let _ = peer.notify_progress(params).await;
-            }
-            return;
-        }
-        let (Some(token), Some(peer)) = (
-            link.downstream_progress(&params.progress_token),
-            link.downstream(),
-        ) else {
-            return;
-        };
-        let mut params = params;
-        params.progress_token = token;
-        let _ = peer.notify_progress(params).await;
-    }
-
     async fn on_logging_message(
         &self,
         params: LoggingMessageNotificationParam,
@@ -652,4 +626,30 @@ impl ClientHandler for Upstream {
         )
         .with_protocol_version(ProtocolVersion::V_2025_11_25)
     }
+}
+
+/// Passes one of the upstream's progress notifications on (called in order, by the
+/// forwarder of [`Ordered`]): to the held client request a pooled connection serves now,
+/// or to the downstream request whose forwarded request it names, under that request's
+/// token. Progress for nothing waiting is dropped.
+pub(crate) async fn forward_progress(link: &Link, params: ProgressNotificationParam) {
+    if let Some(held) = link.held() {
+        // A pooled connection serves one request: its progress goes to the client
+        // request waiting on it now, under that request's token.
+        if let Some((peer, token)) = held.client() {
+            let mut params = params;
+            params.progress_token = token;
+            let _ = peer.notify_progress(params).await;
+        }
+        return;
+    }
+    let (Some(token), Some(peer)) = (
+        link.downstream_progress(&params.progress_token),
+        link.downstream(),
+    ) else {
+        return;
+    };
+    let mut params = params;
+    params.progress_token = token;
+    let _ = peer.notify_progress(params).await;
 }
