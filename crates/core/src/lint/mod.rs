@@ -119,7 +119,7 @@ pub fn lint_schema(schema: &Schema) -> Vec<SecretFinding> {
 /// # Ok::<(), mcp_elicit_core::error::Errors>(())
 /// ```
 pub fn lint_schema_with(schema: &Schema, reviewed: &ReviewedNotSecret) -> Vec<SecretFinding> {
-    let all = schema.lint.0.get_or_init(|| lint_all(schema).into());
+    let all = &schema.lint.get(schema).secrets;
     all.iter()
         .filter(|f| {
             let of_property = matches!(f.part(), Part::Name | Part::Title | Part::Description);
@@ -129,9 +129,29 @@ pub fn lint_schema_with(schema: &Schema, reviewed: &ReviewedNotSecret) -> Vec<Se
         .collect()
 }
 
-/// The findings of a schema, kept in it (see [`lint_schema_with`]).
+/// The findings of a schema, kept in it (see [`lint_schema_with`] and
+/// [`find_urls_in_schema`]): both kinds are found on first use of either (a sender and a
+/// client want both), then shared by the schema's clones.
 #[derive(Clone, Default)]
-pub(crate) struct LintMemo(OnceLock<Arc<[SecretFinding]>>);
+pub(crate) struct LintMemo(OnceLock<Arc<Findings>>);
+
+/// Everything the lints found in one schema.
+#[derive(Debug)]
+pub(crate) struct Findings {
+    secrets: Box<[SecretFinding]>,
+    links: Box<[LinkFinding]>,
+}
+
+impl LintMemo {
+    fn get(&self, schema: &Schema) -> &Findings {
+        self.0.get_or_init(|| {
+            Arc::new(Findings {
+                secrets: lint_all(schema).into(),
+                links: links_all(schema).into(),
+            })
+        })
+    }
+}
 
 impl std::fmt::Debug for LintMemo {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -242,6 +262,13 @@ fn push_secrets(
 /// # Ok::<(), mcp_elicit_core::error::Errors>(())
 /// ```
 pub fn find_urls_in_schema(schema: &Schema) -> Vec<LinkFinding> {
+    // Kept in the schema like the secret findings: a server that sends the same schema on
+    // every call looks for links once.
+    schema.lint.get(schema).links.to_vec()
+}
+
+/// Every link in the texts of `schema` (see [`find_urls_in_schema`]).
+fn links_all(schema: &Schema) -> Vec<LinkFinding> {
     let mut out = Vec::new();
     let mut push = |property: &str, part: Part, pointer: String, text: &str| {
         for (_, url) in links::find(text) {
@@ -385,5 +412,28 @@ mod tests {
         let empty_name = ReviewedNotSecret::new().allow("", "no such property");
         assert_eq!(lint_schema_with(&schema, &empty_name), all);
         assert_eq!(lint_schema(&copy), all, "the same answer every time");
+    }
+
+    #[test]
+    fn links_are_found_once_per_schema_and_shared_by_clones() {
+        let schema = Schema::parse(&json!({
+            "type": "object",
+            "description": "Terms at https://example.com/terms",
+            "properties": {"ok": {"type": "boolean", "title": "I read www.example.com/terms"}}
+        }))
+        .expect("schema");
+        assert!(schema.lint.0.get().is_none(), "nothing read before use");
+        let first = find_urls_in_schema(&schema);
+        let pointers: Vec<_> = first.iter().map(LinkFinding::pointer).collect();
+        assert_eq!(pointers, ["/description", "/properties/ok/title"]);
+        let copy = schema.clone();
+        let kept = schema.lint.0.get().expect("kept after the first search");
+        assert!(Arc::ptr_eq(kept, copy.lint.0.get().expect("shared")));
+        assert_eq!(
+            find_urls_in_schema(&copy),
+            first,
+            "the same answer every time"
+        );
+        assert!(lint_schema(&copy).is_empty(), "no secret asked");
     }
 }
