@@ -75,7 +75,43 @@ pub(super) fn tool_definitions() -> Vec<Tool> {
             "Asks the client's LLM through sampling/createMessage.",
             Arc::new(sampling),
         ),
+        Tool::new(
+            JSON_SCHEMA_2020_12_TOOL,
+            "Tool with JSON Schema 2020-12 features",
+            Arc::new(json_schema_2020_12()),
+        ),
     ]
+}
+
+/// The suite's tool whose input schema uses JSON Schema 2020-12 (SEP-1613, SEP-2106).
+const JSON_SCHEMA_2020_12_TOOL: &str = "json_schema_2020_12_tool";
+
+/// Its input schema, listed exactly as written: `$schema`, `$defs` with an `$anchor`, a
+/// `$ref`, `allOf`/`anyOf`, `if`/`then`/`else` and `additionalProperties: false` (a tool's
+/// input schema is full JSON Schema; only elicitation's `requestedSchema` is restricted).
+fn json_schema_2020_12() -> JsonObject {
+    let schema = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {"address": {"$anchor": "addressDef", "type": "object",
+            "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+        "properties": {
+            "name": {"type": "string"},
+            "address": {"$ref": "#/$defs/address"},
+            "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+            "phone": {"type": "string"},
+            "email": {"type": "string"}
+        },
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "additionalProperties": false
+    });
+    match schema {
+        Value::Object(map) => map,
+        _ => JsonObject::new(),
+    }
 }
 
 fn result(content: Value) -> Result<CallToolResult, ErrorData> {
@@ -116,6 +152,7 @@ pub(super) async fn call(
         "test_tool_with_logging" => logging(ctx).await,
         "test_tool_with_progress" => progress(ctx).await,
         "test_sampling" => sampling(args, ctx).await,
+        JSON_SCHEMA_2020_12_TOOL => result(json!([{"type": "text", "text": "ok"}])),
         _ => return None,
     })
 }
