@@ -5,10 +5,7 @@
 use std::time::Duration;
 
 use mcp_elicit_client::rmcp::model::CallToolRequestParams;
-use mcp_elicit_client::rmcp::transport::streamable_http_client::{
-    StreamableHttpClientTransport, StreamableHttpClientTransportConfig,
-};
-use mcp_elicit_client::transport::http::{StandaloneStream, TappedHttpClient};
+use mcp_elicit_client::transport::http::{self, StandaloneStream};
 use mcp_elicit_client::{
     Config, Connection, ElicitationClient, ManualOpen, ProtocolChoice, RateLimit, TransportIdentity,
 };
@@ -57,12 +54,11 @@ pub(crate) async fn connect(
         .with_rate_limit(RateLimit::UNLIMITED)
         .with_completion_timeout(Duration::from_secs(30));
     let client = ElicitationClient::new(ui, ManualOpen, config);
-    let tapped = TappedHttpClient::new(http.clone(), client.raw_requests().clone());
-    let mut standalone = tapped.standalone_stream();
-    let transport = StreamableHttpClientTransport::with_client(
-        tapped,
-        StreamableHttpClientTransportConfig::with_uri(url.to_owned()),
-    );
+    // The library's own HTTP stack, as a host embedding it gets from
+    // `transport_with_http`: raw capture, authorization (none here), replies refused
+    // before they were read sent again, bounded SSE resumption.
+    let (transport, mut standalone) =
+        http::transport_with_http(http.clone(), url, client.raw_requests().clone(), None);
     let connection = client
         .clone()
         .serve_transport(transport, TransportIdentity::http(url))

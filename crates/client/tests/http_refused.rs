@@ -1,6 +1,7 @@
 //! A reply the server refused before reading it (503, 429) is sent again, so the user's
 //! answer reaches a busy server; a server that keeps refusing gets a bounded number of
-//! attempts.
+//! attempts. A refused request is not sent again, and its caller gets the server's error
+//! even when it carries no id (a limit that refused the POST unread cannot name it).
 //!
 //! The server here is rmcp's behind a layer that refuses the POSTs carrying the client's
 //! JSON-RPC responses as a connection cap or a rate limit does: before reading them,
@@ -142,5 +143,69 @@ async fn a_server_that_keeps_refusing_gets_five_attempts() {
     assert_eq!(refuser.seen.load(Ordering::SeqCst), 5, "one and four more");
     assert!(!call.is_finished(), "the server never got an answer");
     call.abort();
+    let _ = conn.cancel().await;
+}
+
+/// Refuses every `tools/call` POST as `mcp-elicit serve`'s connection cap does: 503 with
+/// `Retry-After` and a JSON-RPC error whose id is null (the body was never read).
+async fn refuse_calls(
+    State(seen): State<Arc<AtomicU32>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let bytes = axum::body::to_bytes(body, 1 << 20)
+        .await
+        .unwrap_or_default();
+    let call = serde_json::from_slice::<Value>(&bytes).is_ok_and(|v| v["method"] == "tools/call");
+    if call {
+        seen.fetch_add(1, Ordering::SeqCst);
+        let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32000,
+            "message": "server overloaded: over its max_connections limit (4)",
+            "data": {"kind": "limit", "limit": "max_connections", "value": 4}}});
+        return (
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            [("retry-after", "1"), ("content-type", "application/json")],
+            body.to_string(),
+        )
+            .into_response();
+    }
+    next.run(Request::from_parts(parts, Body::from(bytes)))
+        .await
+}
+
+#[tokio::test]
+async fn a_refused_request_ends_with_the_limit_named_not_a_wait_for_ever() {
+    let service = StreamableHttpService::new(
+        || Ok(TestServer::default()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let seen = Arc::new(AtomicU32::new(0));
+    let app = axum::Router::new().nest_service("/mcp", service).layer(
+        axum::middleware::from_fn_with_state(seen.clone(), refuse_calls),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    let client = client_answering("AB12");
+    let conn = guard(client.clone().connect(&url.parse().unwrap()))
+        .await
+        .expect("connect");
+    let error = guard(conn.peer().call_tool(ask_code()))
+        .await
+        .expect_err("refused");
+    let text = error.to_string();
+    assert!(
+        text.contains("-32000") && text.contains("max_connections"),
+        "the limit is named: {text}"
+    );
+    assert_eq!(
+        seen.load(Ordering::SeqCst),
+        1,
+        "a request is not sent again"
+    );
     let _ = conn.cancel().await;
 }

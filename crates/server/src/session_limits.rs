@@ -35,7 +35,6 @@ use axum::middleware::Next;
 use axum::response::Response;
 use futures::StreamExt;
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 use tokio_util::sync::CancellationToken;
 
 use crate::identity::Principal;
@@ -103,9 +102,22 @@ pub(crate) fn limit_error(
     value: usize,
     retry_after: Option<u64>,
 ) -> Response {
+    limit_error_for(None, status, limit, value, retry_after)
+}
+
+/// [`limit_error`] answering the request whose id was read (`id`): JSON-RPC gives a
+/// response the request's id whenever it could be detected, so a client can match the
+/// refusal to its request (a null id matches nothing, and the caller would wait).
+fn limit_error_for(
+    id: Option<&serde_json::Value>,
+    status: StatusCode,
+    limit: &str,
+    value: usize,
+    retry_after: Option<u64>,
+) -> Response {
     let body = serde_json::json!({
         "jsonrpc": "2.0",
-        "id": null,
+        "id": id.unwrap_or(&serde_json::Value::Null),
         "error": {
             "code": -32000,
             "message": format!("request refused: over the server's {limit} limit ({value})"),
@@ -359,6 +371,8 @@ async fn reap(weak: &Weak<Shared>) -> bool {
 struct Probe {
     /// It carries at least one JSON-RPC request (a method and an id).
     request: bool,
+    /// The id of the request when the body is that one request (not a batch).
+    id: Option<serde_json::Value>,
     /// It carries `initialize`.
     initialize: bool,
     /// It carries something besides `initialize` and `notifications/initialized`.
@@ -368,11 +382,12 @@ struct Probe {
 #[derive(Deserialize)]
 struct Message {
     method: Option<String>,
-    id: Option<IgnoredAny>,
+    id: Option<serde_json::Value>,
 }
 
 fn probe(body: &[u8]) -> Probe {
-    let messages: Vec<Message> = if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[') {
+    let batch = body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[');
+    let messages: Vec<Message> = if batch {
         serde_json::from_slice(body).unwrap_or_default()
     } else {
         serde_json::from_slice(body)
@@ -381,9 +396,14 @@ fn probe(body: &[u8]) -> Probe {
     };
     let mut p = Probe {
         request: false,
+        id: None,
         initialize: false,
         uses: false,
     };
+    if !batch && let Some(m) = messages.first().filter(|m| m.method.is_some()) {
+        // Only an id JSON-RPC allows (a string or a number) is repeated back.
+        p.id = m.id.clone().filter(|id| id.is_string() || id.is_number());
+    }
     for m in &messages {
         let method = m.method.as_deref();
         p.request |= method.is_some() && m.id.is_some();
@@ -449,9 +469,11 @@ impl Drop for InFlight {
     }
 }
 
-/// A refusal: 429 naming `limit`, retry after `secs`.
-fn refuse(limit: &str, value: usize, secs: u64) -> Response {
-    limit_error(
+/// A refusal of the request `id` (if the body was one): 429 naming `limit`, retry after
+/// `secs`.
+fn refuse(id: Option<&serde_json::Value>, limit: &str, value: usize, secs: u64) -> Response {
+    limit_error_for(
+        id,
         StatusCode::TOO_MANY_REQUESTS,
         limit,
         value,
@@ -541,6 +563,7 @@ pub async fn enforce(State(guard): State<SessionGuard>, request: Request, next: 
             request,
             Probe {
                 request: false,
+                id: None,
                 initialize: false,
                 uses: get,
             },
@@ -556,10 +579,20 @@ pub async fn enforce(State(guard): State<SessionGuard>, request: Request, next: 
             if let Some(id) = tracked
                 && table.sessions[id].requests >= l.max_requests_per_session
             {
-                return refuse("max_requests_per_session", l.max_requests_per_session, 1);
+                return refuse(
+                    probe.id.as_ref(),
+                    "max_requests_per_session",
+                    l.max_requests_per_session,
+                    1,
+                );
             }
             if table.user(&user).requests >= l.max_requests_per_user {
-                return refuse("max_requests_per_user", l.max_requests_per_user, 1);
+                return refuse(
+                    probe.id.as_ref(),
+                    "max_requests_per_user",
+                    l.max_requests_per_user,
+                    1,
+                );
             }
         }
         let reserved = probe.initialize && session.is_none();
@@ -569,6 +602,7 @@ pub async fn enforce(State(guard): State<SessionGuard>, request: Request, next: 
                 .min(l.session_idle_timeout)
                 .as_secs();
             return refuse(
+                probe.id.as_ref(),
                 "max_sessions_per_user",
                 l.max_sessions_per_user,
                 wait.min(60),
@@ -637,10 +671,19 @@ mod tests {
             p,
             Probe {
                 request: true,
+                id: Some(serde_json::json!(1)),
                 initialize: false,
                 uses: true
             }
         );
+        // The id is repeated in a refusal only when it is one JSON-RPC allows, and only
+        // for a body that is one request.
+        let named = probe(br#"{"jsonrpc":"2.0","id":"call-7","method":"tools/call"}"#);
+        assert_eq!(named.id, Some(serde_json::json!("call-7")));
+        let odd = probe(br#"{"jsonrpc":"2.0","id":{"x":1},"method":"tools/call"}"#);
+        assert_eq!(odd.id, None);
+        let reply = probe(br#"{"jsonrpc":"2.0","id":3,"result":{}}"#);
+        assert_eq!(reply.id, None);
         let init = probe(br#"{"jsonrpc":"2.0","id":0,"method":"initialize"}"#);
         assert!(init.request && init.initialize && !init.uses);
         let note = probe(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
@@ -653,6 +696,7 @@ mod tests {
         let batch =
             probe(br#" [{"jsonrpc":"2.0","method":"n"},{"jsonrpc":"2.0","id":2,"method":"ping"}]"#);
         assert!(batch.request && batch.uses);
+        assert_eq!(batch.id, None, "a batch's refusal names no single id");
         assert!(!probe(b"not json").request);
     }
 }

@@ -279,5 +279,9 @@ async fn a_request_flood_gets_429_and_another_users_flow_still_works() {
     }
     let over = post(addr, "mallory", Some(&session), &call(99)).await;
     assert_refused(&over, "max_requests_per_user", REQUESTS);
+    // The refusal answers that request: its id was read, so it is named (a null id would
+    // match nothing in the client, whose call would wait for ever).
+    let body: Value = serde_json::from_str(over.body.trim()).expect("a JSON body");
+    assert_eq!(body["id"], 99, "{body}");
     alice_completes_a_form(addr).await;
 }

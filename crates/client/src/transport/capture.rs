@@ -8,11 +8,12 @@
 //! result into something else. For those three methods this client sends the POST itself,
 //! shows the body to [`RawRequests`] and parses it the same way rmcp does; SSE bodies are
 //! handed on as streams (the [`TappedHttpClient`](super::http::TappedHttpClient) around
-//! it sees their events). Replies to the server (JSON-RPC responses and errors) are sent
-//! by this client too, so that one refused before it was read (`503`, `429`, a refused
-//! connection) is sent again after the server's `Retry-After`, at most four more times and
-//! 30 s in all: rmcp's client dropped it, and the server waited for ever for an answer
-//! the user had given. Every other message goes through rmcp's own client unchanged.
+//! it sees their events). One-way messages (replies to the server, notifications) are sent
+//! by this client too, so that one refused before it was read (`503`, `429`, a connection
+//! refused or closed) is sent again after the server's `Retry-After`, at most four more
+//! times and 30 s in all: rmcp's client dropped it, and the server waited for ever (for
+//! an answer the user had given, or for `notifications/initialized`). Every other
+//! message goes through rmcp's own client unchanged.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -96,10 +97,10 @@ impl CapturingReqwest {
         request.body(body.to_vec()).send().await
     }
 
-    /// POSTs `message` and reads the answer; a reply to the server (a JSON-RPC response or
-    /// error) refused before it was read (503, 429, the connection refused) is sent again
-    /// as [`refused`](super::refused) allows, so that an answer the user gave is not lost
-    /// to a busy server.
+    /// POSTs `message` and reads the answer; a one-way message (a reply to the server or a
+    /// notification) refused before it was read (503, 429, the connection refused or
+    /// closed) is sent again as [`refused`](super::refused) allows, so that an answer the
+    /// user gave is not lost to a busy server.
     async fn post_capturing(
         &self,
         uri: Arc<str>,
@@ -114,7 +115,7 @@ impl CapturingReqwest {
                 "the message cannot be serialised: {e}"
             )))
         })?;
-        let retried = refused::is_reply(&message);
+        let retried = refused::is_one_way(&message);
         let mut retries = refused::Retries::default();
         let response = loop {
             let sent = self
@@ -128,7 +129,9 @@ impl CapturingReqwest {
                 .await;
             let pause = match &sent {
                 Ok(r) if retried => refused::pause_for(r.status(), r.headers()),
-                Err(e) if retried && e.is_connect() => Some(None),
+                // Not delivered, or not known to be: a reply can be sent again (a
+                // second copy of one that did arrive is ignored by the server).
+                Err(_) if retried => Some(None),
                 _ => None,
             };
             match pause.and_then(|p| retries.next(p)) {
@@ -336,7 +339,7 @@ impl StreamableHttpClient for CapturingReqwest {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
-        if may_require_input(&message) || refused::is_reply(&message) {
+        if may_require_input(&message) || refused::is_one_way(&message) {
             return self
                 .post_capturing(
                     uri,

@@ -15,7 +15,9 @@ use std::sync::Arc;
 use futures::StreamExt;
 use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
-use rmcp::model::{ClientJsonRpcMessage, ClientRequest, JsonRpcError};
+use rmcp::model::{
+    ClientJsonRpcMessage, ClientRequest, JsonRpcError, RequestId, ServerJsonRpcMessage,
+};
 use rmcp::transport::streamable_http_client::{
     SseError, StreamableHttpClient, StreamableHttpClientTransport,
     StreamableHttpClientTransportConfig, StreamableHttpError, StreamableHttpPostResponse,
@@ -166,6 +168,7 @@ impl<C: StreamableHttpClient + Sync> TappedHttpClient<C> {
     fn tap_response(
         &self,
         initialize: bool,
+        asked: Option<RequestId>,
         response: StreamableHttpPostResponse,
         mut reply_to: ReplyTo,
     ) -> StreamableHttpPostResponse {
@@ -186,8 +189,30 @@ impl<C: StreamableHttpClient + Sync> TappedHttpClient<C> {
                 }
                 StreamableHttpPostResponse::Sse(self.tap(stream, reply_to), session)
             }
+            StreamableHttpPostResponse::Json(ServerJsonRpcMessage::Error(mut e), session)
+                if e.id.is_none() && asked.is_some() =>
+            {
+                // An error without an id in the answer to a POST that carried one request
+                // is that request's (a limit that refused the POST before reading it
+                // cannot name the id). rmcp would match it to nothing, and the request
+                // would wait for ever.
+                tracing::debug!(
+                    code = e.error.code.0,
+                    "the server answered a request with an error without an id"
+                );
+                e.id = asked;
+                StreamableHttpPostResponse::Json(ServerJsonRpcMessage::Error(e), session)
+            }
             other => other,
         }
+    }
+}
+
+/// The id of `message` when it is a request (its answer is awaited under that id).
+fn request_id(message: &ClientJsonRpcMessage) -> Option<RequestId> {
+    match message {
+        ClientJsonRpcMessage::Request(r) => Some(r.id.clone()),
+        _ => None,
     }
 }
 
@@ -430,12 +455,13 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TappedHttpClient<C
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
         let initialize = is_initialize(&message);
+        let asked = request_id(&message);
         let reply_to = ReplyTo::new(&uri, &session_id, &auth_header, &custom_headers);
         let response = self
             .inner
             .post_message(uri, message, session_id, auth_header, custom_headers)
             .await?;
-        Ok(self.tap_response(initialize, response, reply_to))
+        Ok(self.tap_response(initialize, asked, response, reply_to))
     }
 
     async fn post_message_with_max_sse_event_size(
@@ -448,6 +474,7 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TappedHttpClient<C
         max_sse_event_size: usize,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
         let initialize = is_initialize(&message);
+        let asked = request_id(&message);
         let reply_to = ReplyTo::new(&uri, &session_id, &auth_header, &custom_headers);
         let response = self
             .inner
@@ -460,7 +487,7 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TappedHttpClient<C
                 max_sse_event_size,
             )
             .await?;
-        Ok(self.tap_response(initialize, response, reply_to))
+        Ok(self.tap_response(initialize, asked, response, reply_to))
     }
 
     async fn post_message_with_response_limits(
@@ -473,6 +500,7 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TappedHttpClient<C
         limits: StreamableHttpResponseLimits,
     ) -> Result<StreamableHttpPostResponse, StreamableHttpError<Self::Error>> {
         let initialize = is_initialize(&message);
+        let asked = request_id(&message);
         let reply_to = ReplyTo::new(&uri, &session_id, &auth_header, &custom_headers);
         let response = self
             .inner
@@ -485,7 +513,7 @@ impl<C: StreamableHttpClient + Sync> StreamableHttpClient for TappedHttpClient<C
                 limits,
             )
             .await?;
-        Ok(self.tap_response(initialize, response, reply_to))
+        Ok(self.tap_response(initialize, asked, response, reply_to))
     }
 
     async fn delete_session(

@@ -8,9 +8,9 @@
 //!   `tools/call`, `prompts/get` and `resources/read` (2026-07-28 `InputRequiredResult`s).
 //! - [`authorized`]: MCP authorization (bearer token, sign-in on 401, step-up on 403).
 //! - [`watched`]: ends the connection's completion waiters when the transport closes.
-//! - a reply to the server (a response or an error) that the server refused before reading
-//!   it (503, 429, a refused connection) is sent again, a few times, after its
-//!   `Retry-After`; see [`capture`].
+//! - a one-way message (a reply to the server, a notification) that the server refused
+//!   before reading it (503, 429, a connection refused or closed) is sent again, a few
+//!   times, after its `Retry-After`; see [`capture`].
 //!
 //! All of them feed [`RawRequests`](crate::RawRequests) so the handler can present an
 //! `elicitation/create` exactly as sent. `stdio` and `http` also answer the requests rmcp

@@ -1,14 +1,20 @@
-//! Replies the server refused before reading them, sent again.
+//! Messages the server refused before reading them, sent again.
 //!
-//! The client's answer to a server request (the user's reply to `elicitation/create`, a
-//! sampling result, an error) travels in a POST of its own. A busy server may refuse that
-//! POST before reading it: `503` (a connection cap: `mcp-elicit serve` answers one
-//! connection too many with `503` and `Retry-After: 1` and closes it), `429` with
-//! `Retry-After`, or a refused TCP connection. rmcp's client reports such a refusal to
-//! nobody (the reply was not a request), so the server waited for ever for an answer the
-//! user had given. A refused reply was never read, so sending it again cannot deliver it
-//! twice; a reply that did arrive twice would be ignored by the server (its request is no
-//! longer pending). Requests are not retried here: their callers get the error.
+//! A client's one-way messages get no JSON-RPC answer: its replies to server requests (the
+//! user's answer to `elicitation/create`, a sampling result, an error) and its
+//! notifications (`notifications/initialized`, `notifications/cancelled`, ...), each in a
+//! POST of its own. A busy server may refuse such a POST before reading it: `503` (a
+//! connection cap: `mcp-elicit serve` answers one connection too many with `503` and
+//! `Retry-After: 1` and closes it), `429` with `Retry-After`, or a connection refused or
+//! closed before the answer was read (the cap's `503` is written as the connection is
+//! accepted, and the close can reach the client before the response does). rmcp's client
+//! reports such a refusal to nobody, so the server waited for ever: for an answer the user
+//! had given, or, when `notifications/initialized` was refused, before serving the
+//! session at all. A refused message was never read, so sending it again cannot deliver
+//! it twice; one that did arrive twice (a connection that broke after the server read it)
+//! is harmless: a reply to a request no longer pending is ignored, and every client
+//! notification may be repeated (initialized, cancelled, progress, roots changed).
+//! Requests are not retried here: their callers get the error.
 //!
 //! At most [`MAX_RETRIES`] more attempts, each after the server's `Retry-After` (seconds,
 //! between [`MIN_PAUSE`] and [`MAX_PAUSE`]) or, without one, 250 ms doubled each time, and
@@ -30,12 +36,10 @@ pub(crate) const BUDGET: Duration = Duration::from_secs(30);
 /// The first pause when the server gave no `Retry-After`.
 const FIRST_BACKOFF: Duration = Duration::from_millis(250);
 
-/// Whether `message` is a reply to the server (a JSON-RPC response or error).
-pub(crate) fn is_reply(message: &ClientJsonRpcMessage) -> bool {
-    matches!(
-        message,
-        ClientJsonRpcMessage::Response(_) | ClientJsonRpcMessage::Error(_)
-    )
+/// Whether `message` is one-way (a reply to the server or a notification): nobody hears of
+/// its refusal unless the transport does.
+pub(crate) fn is_one_way(message: &ClientJsonRpcMessage) -> bool {
+    !matches!(message, ClientJsonRpcMessage::Request(_))
 }
 
 /// `Some` when `status` refuses the request before reading it (`503`, `429`), with the
@@ -159,12 +163,10 @@ mod tests {
     }
 
     #[test]
-    fn replies_are_responses_and_errors_not_requests_or_notifications() {
+    fn replies_and_notifications_are_one_way_requests_are_not() {
         let id = RequestId::from(NumberOrString::Number(3));
         let response = ClientJsonRpcMessage::response(ClientResult::empty(()), id.clone());
         let error = ClientJsonRpcMessage::error(ErrorData::invalid_params("no", None), Some(id));
-        assert!(is_reply(&response));
-        assert!(is_reply(&error));
         let notification: ClientJsonRpcMessage = serde_json::from_value(
             serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
         )
@@ -173,7 +175,9 @@ mod tests {
             serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
         )
         .unwrap();
-        assert!(!is_reply(&notification));
-        assert!(!is_reply(&request));
+        assert!(is_one_way(&response));
+        assert!(is_one_way(&error));
+        assert!(is_one_way(&notification));
+        assert!(!is_one_way(&request));
     }
 }
