@@ -11,11 +11,11 @@ mod proxy_common;
 
 use std::borrow::Cow;
 
-use proxy_common::{WAIT, start_in_process, start_proxy};
+use proxy_common::{WAIT, start_in_process, start_proxy, tool_list};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorData,
     ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
-    ServerCapabilities, ServerConfig, Tool,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
@@ -44,13 +44,7 @@ impl ServerHandler for Burst {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut schema = rmcp::model::JsonObject::new();
-        schema.insert("type".into(), json!("object"));
-        Ok(ListToolsResult::with_all_items(vec![Tool::new(
-            "burst",
-            "progress, then a result",
-            std::sync::Arc::new(schema),
-        )]))
+        Ok(tool_list(&["burst"]))
     }
 
     async fn call_tool(

@@ -179,7 +179,7 @@ pub fn url_request() -> Value {
 pub struct Misbehaving;
 
 /// Tools named `names`, without arguments.
-fn tool_list(names: &[&str]) -> ListToolsResult {
+pub fn tool_list(names: &[&str]) -> ListToolsResult {
     let tools = names
         .iter()
         .map(|name| Tool::new(name.to_string(), "test", no_args()))
