@@ -4,7 +4,10 @@
 //! Each session calls the reference server's `demo_url` tool: the server sends a URL-mode
 //! `elicitation/create`, the responder consents (the opener opens nothing), the tool
 //! returns, and the elicitation stays pending on the server until its page is finished.
-//! Memory per session = (server RSS after opening N such sessions − RSS before) / N.
+//! Memory per session = (server RSS after opening N such sessions − RSS before) / N. On
+//! the lean layer, whose idle sessions sleep (`--session-hibernate-after`), sessions
+//! arrive in waves of 1,000, each asleep before the next: the figure is what sleeping
+//! sessions hold; the first wave's, measured before it sleeps, is the awake one.
 //! Completion: `POST /demo/complete?elicitationId=ID` (the demo page's form), timed from
 //! just before the POST to the moment the client's UI is notified.
 
@@ -29,9 +32,15 @@ pub(crate) struct IdlePoint {
     pub(crate) server: String,
     pub(crate) sessions: usize,
     pub(crate) rss_before_kib: u64,
+    /// At the end (every session pending; on the lean layer, asleep).
     pub(crate) rss_after_kib: u64,
+    /// Awake: all N on rmcp's layer; on the lean layer, the first wave's (see `measure`).
     pub(crate) bytes_per_session: f64,
-    /// Of which: the session alone (initialized, standalone GET stream open, no call yet).
+    /// The same once the sessions slept (lean layer: their handlers ended after
+    /// `--session-hibernate-after`); None on rmcp's layer, which has no sleep.
+    pub(crate) bytes_per_asleep_session: Option<f64>,
+    /// Of which: the session alone (initialized, standalone GET stream open, no call yet;
+    /// the first wave's on the lean layer).
     pub(crate) bytes_per_bare_session: f64,
     /// Seconds to open the sessions and get every elicitation pending.
     pub(crate) setup_seconds: f64,
@@ -59,6 +68,9 @@ impl IdlePoint {
 
 /// Sessions made pending at once.
 const PARALLEL_CALLS: usize = 64;
+
+/// Sessions per wave on a layer whose sessions sleep.
+const WAVE: usize = 1000;
 
 async fn make_pending(session: &Session) -> Result<String, String> {
     let result = session.call("demo_url", Map::new()).await?;
@@ -91,6 +103,7 @@ pub(crate) async fn run_point(
         rss_before_kib: 0,
         rss_after_kib: 0,
         bytes_per_session: 0.0,
+        bytes_per_asleep_session: None,
         bytes_per_bare_session: 0.0,
         setup_seconds: 0.0,
         client_bytes_per_session: None,
@@ -105,7 +118,8 @@ pub(crate) async fn run_point(
             return point;
         }
     };
-    let result = measure(&mut point, &server, n, samples).await;
+    let sleeps = spec.key.starts_with("ours-lean");
+    let result = measure(&mut point, &server, n, samples, sleeps).await;
     if let Err(e) = result {
         point.first_error = Some(e);
     }
@@ -123,6 +137,7 @@ async fn measure(
     server: &crate::servers::RunningServer,
     n: usize,
     samples: usize,
+    sleeps: bool,
 ) -> Result<(), String> {
     let http = session::http_client()?;
     let url = server.mcp_url();
@@ -139,28 +154,58 @@ async fn measure(
     tokio::time::sleep(Duration::from_millis(500)).await;
     point.rss_before_kib = rss(server.pid)?;
     let client_before = procstat::status_kib(std::process::id(), "VmRSS").ok();
-    let started = Instant::now();
-    let sessions = open_sessions(&http, &url, n, Revision::V2025).await?;
-    let opened = started.elapsed();
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    let rss_bare = rss(server.pid)?;
-    point.bytes_per_bare_session =
-        (rss_bare as f64 - point.rss_before_kib as f64) * 1024.0 / n.max(1) as f64;
-    let pending_started = Instant::now();
-    let pending: Vec<Result<String, String>> = {
-        use futures::StreamExt;
-        futures::stream::iter(sessions.iter())
-            .map(make_pending)
-            .buffered(PARALLEL_CALLS)
-            .collect()
-            .await
-    };
-    let ids: Vec<String> = pending.into_iter().collect::<Result<_, _>>()?;
-    point.setup_seconds = (opened + pending_started.elapsed()).as_secs_f64();
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    point.rss_after_kib = rss(server.pid)?;
-    point.bytes_per_session =
-        (point.rss_after_kib as f64 - point.rss_before_kib as f64) * 1024.0 / n.max(1) as f64;
+    // On the lean layer sessions arrive in waves, each asleep before the next comes (as
+    // sessions arriving over time are): what the sleeping ones freed is reused by the
+    // next, so the last figure is what sleeping sessions hold, not the peak of them all
+    // awake at once. The first wave gives the awake figures.
+    let wave = if sleeps { WAVE.min(n.max(1)) } else { n.max(1) };
+    let hibernate: f64 = crate::servers::HIBERNATE_AFTER_SECS.parse().unwrap_or(2.0);
+    let mut sessions = Vec::with_capacity(n);
+    let mut ids = Vec::with_capacity(n);
+    let mut setup = Duration::ZERO;
+    for first in (0..n).step_by(wave) {
+        let k = wave.min(n - first);
+        let started = Instant::now();
+        let batch = open_sessions(&http, &url, k, Revision::V2025).await?;
+        setup += started.elapsed();
+        if first == 0 {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let rss_bare = rss(server.pid)?;
+            point.bytes_per_bare_session =
+                (rss_bare as f64 - point.rss_before_kib as f64) * 1024.0 / k as f64;
+        }
+        let started = Instant::now();
+        let pending: Vec<Result<String, String>> = {
+            use futures::StreamExt;
+            futures::stream::iter(batch.iter())
+                .map(make_pending)
+                .buffered(PARALLEL_CALLS)
+                .collect()
+                .await
+        };
+        setup += started.elapsed();
+        for id in pending {
+            ids.push(id?);
+        }
+        sessions.extend(batch);
+        if first == 0 {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            point.rss_after_kib = rss(server.pid)?;
+            point.bytes_per_session =
+                (point.rss_after_kib as f64 - point.rss_before_kib as f64) * 1024.0 / k as f64;
+        }
+        if sleeps {
+            // Past `--session-hibernate-after` and the sweep after it (half of it later).
+            tokio::time::sleep(Duration::from_secs_f64(hibernate * 1.5 + 1.0)).await;
+        }
+    }
+    point.setup_seconds = setup.as_secs_f64();
+    if sleeps {
+        point.rss_after_kib = rss(server.pid)?;
+        point.bytes_per_asleep_session = Some(
+            (point.rss_after_kib as f64 - point.rss_before_kib as f64) * 1024.0 / n.max(1) as f64,
+        );
+    }
     if let (Some(before), Ok(after)) = (
         client_before,
         procstat::status_kib(std::process::id(), "VmRSS"),
@@ -168,7 +213,8 @@ async fn measure(
         point.client_bytes_per_session =
             Some((after as f64 - before as f64) * 1024.0 / n.max(1) as f64);
     }
-    // Completion latency, one at a time, with the other sessions still pending.
+    // Completion latency, one at a time, with the other sessions still pending (and
+    // asleep, on the lean layer).
     let mut histogram = match Histogram::<u64>::new_with_bounds(1, 60_000_000, 3) {
         Ok(h) => h,
         Err(e) => return Err(format!("histogram: {e}")),

@@ -234,6 +234,10 @@ fn bare() -> Result<ServerSpec, String> {
     ))
 }
 
+/// `--session-hibernate-after` of our server (the default is 30 s): the idle step waits
+/// it out, and the sweep after it, before the next wave of sessions.
+pub(crate) const HIBERNATE_AFTER_SECS: &str = "2";
+
 /// The session layer `mcp-elicit serve` runs `/mcp` on (`--session-layer`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum SessionLayer {
@@ -272,6 +276,10 @@ pub(crate) fn ours(args: &RunArgs, layer: SessionLayer) -> ServerSpec {
             "{max_pending}",
             "--max-connections",
             "{max_connections}",
+            // Idle sessions sleep soon (the idle step waits for it); sessions under
+            // load are never idle that long.
+            "--session-hibernate-after",
+            HIBERNATE_AFTER_SECS,
         ],
     )
     .with_env("RUST_LOG", "warn")

@@ -408,6 +408,8 @@ impl UrlElicitation {
 pub struct Elicitor {
     hub: Elicitations,
     peer: Peer<RoleServer>,
+    /// The lean session layer's way to the client past this handler, if served on it.
+    outlet: Option<crate::lean_sessions::SessionOutlet>,
     ct: CancellationToken,
     principal: Principal,
     session: SessionKey,
@@ -430,6 +432,10 @@ impl Elicitor {
         Self {
             hub,
             peer: ctx.peer.clone(),
+            outlet: ctx
+                .extensions
+                .get::<crate::lean_sessions::SessionOutlet>()
+                .cloned(),
             ct: ctx.ct.clone(),
             principal,
             session,
@@ -1037,7 +1043,10 @@ impl Elicitor {
             expires_at: deadline(now, self.form_timeout.saturating_mul(self.max_attempts)),
             app_data: None,
         };
-        let guard = self.hub.register(record, self.peer.clone()).await?;
+        let guard = self
+            .hub
+            .register(record, self.peer.clone(), self.outlet.clone())
+            .await?;
         let result = self.form_rounds(&message, schema).await;
         guard.forget().await;
         result
@@ -1218,6 +1227,7 @@ impl Elicitor {
             .register(
                 self.url_record(&request, elicitation.app_data.clone()),
                 self.peer.clone(),
+                self.outlet.clone(),
             )
             .await?;
         let id = request.elicitation_id.clone();
@@ -1408,6 +1418,7 @@ impl Elicitor {
                 .register(
                     self.url_record(request, elicitation.app_data.clone()),
                     self.peer.clone(),
+                    self.outlet.clone(),
                 )
                 .await
             {

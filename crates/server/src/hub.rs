@@ -15,6 +15,8 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, Peer, RoleServer};
 
+use crate::lean_sessions::SessionOutlet;
+
 use crate::ask::{Ask, Retryable};
 use crate::config::ElicitationConfig;
 use crate::elicitor::Elicitor;
@@ -144,7 +146,26 @@ pub struct Completed<T> {
 struct LocalPeer {
     session: SessionKey,
     mode: Mode,
-    peer: Peer<RoleServer>,
+    line: Line,
+}
+
+/// How a completion reaches the client.
+enum Line {
+    /// Through the session's handler.
+    Peer(Peer<RoleServer>),
+    /// The lean session layer's own way, which outlives the handler (a session whose
+    /// handler sleeps still gets its completions) and holds none of it: a `Peer` kept
+    /// here would keep the handler's channel allocated after it ended.
+    Outlet(SessionOutlet),
+}
+
+impl LocalPeer {
+    fn is_closed(&self) -> bool {
+        match &self.line {
+            Line::Outlet(outlet) => outlet.is_closed(),
+            Line::Peer(peer) => peer.is_transport_closed(),
+        }
+    }
 }
 
 pub(crate) struct Inner {
@@ -440,6 +461,7 @@ impl Elicitations {
         &self,
         record: PendingElicitation,
         peer: Peer<RoleServer>,
+        outlet: Option<SessionOutlet>,
     ) -> Result<PendingGuard, Error> {
         let id = record.id.clone();
         let session = record.session.clone();
@@ -450,7 +472,10 @@ impl Elicitations {
             LocalPeer {
                 session,
                 mode,
-                peer,
+                line: match outlet {
+                    Some(outlet) => Line::Outlet(outlet),
+                    None => Line::Peer(peer),
+                },
             },
         );
         Ok(PendingGuard {
@@ -1017,17 +1042,17 @@ impl Elicitations {
     /// # }
     /// ```
     pub async fn deliver_completion(&self, id: &str, session: &SessionKey) -> bool {
-        let peer = {
+        let local = {
             let mut peers = self.peers();
             match peers.get(id) {
-                Some(local) if &local.session == session => peers.remove(id).map(|l| l.peer),
+                Some(local) if &local.session == session => peers.remove(id),
                 _ => None,
             }
         };
-        let Some(peer) = peer else {
+        let Some(local) = local else {
             return false;
         };
-        if peer.is_transport_closed() {
+        if local.is_closed() {
             return false;
         }
         let params = CompleteNotification::new(id).to_value();
@@ -1035,6 +1060,10 @@ impl Elicitations {
             METHOD_COMPLETE,
             Some(params),
         ));
+        let peer = match local.line {
+            Line::Outlet(outlet) => return outlet.notify(note),
+            Line::Peer(peer) => peer,
+        };
         match peer.send_notification(note).await {
             Ok(()) => true,
             Err(e) => {
@@ -1412,7 +1441,7 @@ impl Elicitations {
             }
             let closed: Vec<(String, Mode)> = peers
                 .iter()
-                .filter(|(_, p)| p.peer.is_transport_closed())
+                .filter(|(_, p)| p.is_closed())
                 .map(|(id, p)| (id.clone(), p.mode))
                 .collect();
             for (id, _) in &closed {

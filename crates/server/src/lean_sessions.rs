@@ -31,6 +31,20 @@
 //!   at its answer; keeping the last few lets a client that resumes a POST stream
 //!   broken just before the answer (SEP-1699) still find it.
 //!
+//! **Sleep.** rmcp's HTTP service still runs a service loop per session (a task, two
+//! channels whose first blocks tokio allocates up front, the handler: about 36 KB), which
+//! an idle session (a user away on a URL elicitation's page for minutes) does not need.
+//! With [`LeanSessionManager::enable_hibernation`], a session idle for
+//! [`LeanSessionConfig::hibernate_after`] with nothing in progress (no request
+//! unanswered either way, nothing queued) is put to sleep: its handler's next receive
+//! ends its loop; the session stays, with its streams, their replay and the standalone
+//! GET stream, and a URL elicitation's completion still reaches it (the hub sends it
+//! through the session, `outlet.rs`, not through the handler). The client's next
+//! message starts a new handler, given the client's `initialize` and
+//! `notifications/initialized` first (their answers go nowhere), so it knows what the
+//! client declared. A message that arrives while the old handler is leaving waits for
+//! the new one; one that arrives before the old handler has left keeps it.
+//!
 //! What rmcp's HTTP service checks stays as it is (it calls this trait): the session id
 //! on `initialize`, 404 for an unknown or ended session, the standalone GET stream
 //! (a second GET while one is open gets a keep-alive-only shadow, as with rmcp),
@@ -50,23 +64,25 @@
 //! ```
 
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock, Weak};
+use std::sync::{Arc, OnceLock, RwLock, Weak};
 use std::time::Duration;
 
 use futures::Stream;
-use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ClientJsonRpcMessage, GetExtensions, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::transport::common::server_side_http::session_id;
 use rmcp::transport::streamable_http_server::session::{
     ServerSseMessage, SessionId, SessionManager,
 };
 
 mod event_id;
+mod outlet;
 mod session;
 mod stream;
 mod transport;
 
 use event_id::EventId;
-use session::{Session, SessionRef};
+pub(crate) use outlet::SessionOutlet;
+use session::{Handler, Session, SessionRef};
 pub use stream::LeanEventStream;
 pub use transport::LeanTransport;
 
@@ -83,6 +99,7 @@ pub use transport::LeanTransport;
 /// assert_eq!(c.completed_replay_ttl, Duration::from_secs(60));
 /// assert_eq!(c.completed_replay_max, 8);
 /// assert_eq!(c.replay_capacity, 16);
+/// assert_eq!(c.hibernate_after, Some(Duration::from_secs(30)));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -101,6 +118,12 @@ pub struct LeanSessionConfig {
     pub completed_replay_max: usize,
     /// The most events a stream keeps for its reader and for resumption. Default 16.
     pub replay_capacity: usize,
+    /// A session idle this long with nothing in progress (no request unanswered either
+    /// way) is put to sleep: its handler ends, the session stays (its streams, its
+    /// replay, the standalone GET stream) and the client's next message starts a new
+    /// handler. Only once [`LeanSessionManager::enable_hibernation`] says how to start
+    /// one. None: never. Default 30 s.
+    pub hibernate_after: Option<Duration>,
 }
 
 impl Default for LeanSessionConfig {
@@ -111,6 +134,7 @@ impl Default for LeanSessionConfig {
             completed_replay_ttl: Duration::from_secs(60),
             completed_replay_max: 8,
             replay_capacity: 16,
+            hibernate_after: Some(Duration::from_secs(30)),
         }
     }
 }
@@ -132,13 +156,43 @@ impl LeanSessionConfig {
         self.keep_alive = keep_alive;
         self
     }
+
+    /// The same with `hibernate_after`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit_server::LeanSessionConfig;
+    ///
+    /// let c = LeanSessionConfig::default().with_hibernate_after(Some(Duration::from_secs(5)));
+    /// assert_eq!(c.hibernate_after, Some(Duration::from_secs(5)));
+    /// assert_eq!(LeanSessionConfig::default().with_hibernate_after(None).hibernate_after, None);
+    /// ```
+    pub fn with_hibernate_after(mut self, hibernate_after: Option<Duration>) -> Self {
+        self.hibernate_after = hibernate_after;
+        self
+    }
 }
 
-#[derive(Debug)]
+/// Starts a handler on a woken session's transport.
+type Respawn = Arc<dyn Fn(LeanTransport) + Send + Sync>;
+/// Shared by the manager and its sessions; set by
+/// [`LeanSessionManager::enable_hibernation`].
+type RespawnCell = Arc<OnceLock<Respawn>>;
+
 struct Inner {
     config: LeanSessionConfig,
     sessions: RwLock<HashMap<SessionId, SessionRef>>,
-    sweeper: std::sync::OnceLock<()>,
+    sweeper: OnceLock<()>,
+    respawn: RespawnCell,
+}
+
+impl std::fmt::Debug for Inner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Inner")
+            .field("config", &self.config)
+            .field("hibernation", &self.respawn.get().is_some())
+            .finish_non_exhaustive()
+    }
 }
 
 impl Inner {
@@ -210,7 +264,8 @@ impl LeanSessionManager {
             inner: Arc::new(Inner {
                 config,
                 sessions: RwLock::new(HashMap::new()),
-                sweeper: std::sync::OnceLock::new(),
+                sweeper: OnceLock::new(),
+                respawn: Arc::new(OnceLock::new()),
             }),
         }
     }
@@ -298,19 +353,126 @@ impl LeanSessionManager {
             .collect()
     }
 
-    /// Starts (once) the task closing sessions idle past `keep_alive`; it ends with the
-    /// manager.
-    fn start_sweeper(&self) {
-        let Some(keep_alive) = self.inner.config.keep_alive else {
+    /// How many sessions are asleep (see [`LeanSessionConfig::hibernate_after`]).
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use mcp_elicit_server::LeanSessionManager;
+    /// use rmcp::transport::streamable_http_server::session::SessionManager as _;
+    ///
+    /// let sessions = LeanSessionManager::default();
+    /// let (_id, _transport) = sessions.create_session().await?;
+    /// assert_eq!(sessions.asleep(), 0); // its handler runs (or never answered `initialize`)
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn asleep(&self) -> usize {
+        self.inner
+            .sessions
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .values()
+            .filter(|s| s.handler() == Handler::Hibernated)
+            .count()
+    }
+
+    /// Lets idle sessions sleep ([`LeanSessionConfig::hibernate_after`]): a sleeping
+    /// session's handler (rmcp's service loop, its task and channels, and the handler
+    /// itself: about 36 KB) is ended, and the client's next message gets a new one from
+    /// `factory`, with the client's `initialize` replayed to it first (its answer is not
+    /// sent). The session itself stays: its id, its streams and their replay, the
+    /// standalone GET stream, and what [`Elicitations`](crate::Elicitations) delivers on
+    /// it (a URL elicitation's completion reaches a sleeping session).
+    ///
+    /// For handlers whose state lives outside them (the reference server's and any
+    /// handler built on [`SessionScope`](crate::SessionScope)): a handler that keeps
+    /// state of its own between requests (a log level, subscriptions, a task holding its
+    /// `Peer`) would lose it. `factory` should be the one given to rmcp's
+    /// `StreamableHttpService`; `ct` ends the woken handlers (give the service's token).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit_server::{LeanSessionConfig, LeanSessionManager};
+    /// use rmcp::ServerHandler;
+    /// use tokio_util::sync::CancellationToken;
+    ///
+    /// #[derive(Clone)]
+    /// struct MyServer; // its state lives in a store
+    /// impl ServerHandler for MyServer {}
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let config = LeanSessionConfig::default().with_hibernate_after(Some(Duration::from_secs(60)));
+    /// let sessions = LeanSessionManager::new(config);
+    /// sessions.enable_hibernation(|| Ok(MyServer), CancellationToken::new());
+    /// // StreamableHttpService::new(|| Ok(MyServer), Arc::new(sessions), http_config)
+    /// # }
+    /// ```
+    pub fn enable_hibernation<S, F>(&self, factory: F, ct: tokio_util::sync::CancellationToken)
+    where
+        S: rmcp::ServerHandler,
+        F: Fn() -> Result<S, std::io::Error> + Send + Sync + 'static,
+    {
+        if self.inner.config.hibernate_after.is_none() {
             return;
+        }
+        let respawn: Respawn = Arc::new(move |transport: LeanTransport| {
+            let service = match factory() {
+                Ok(s) => s,
+                Err(e) => {
+                    // Dropping the transport ends the session: nobody can answer it.
+                    tracing::warn!(error = %e, "cannot wake a session: no handler");
+                    return;
+                }
+            };
+            let ct = ct.child_token();
+            tokio::spawn(async move {
+                match rmcp::service::serve_server_with_ct::<
+                    S,
+                    LeanTransport,
+                    _,
+                    rmcp::transport::TransportAdapterIdentity,
+                >(service, transport, ct)
+                .await
+                {
+                    Ok(running) => {
+                        let _ = running.waiting().await;
+                    }
+                    Err(e) => tracing::warn!(error = %e, "a woken session's handler failed"),
+                }
+            });
+        });
+        let _ = self.inner.respawn.set(respawn);
+        self.start_sweeper();
+    }
+
+    /// Starts (once) the task closing sessions idle past `keep_alive` and putting those
+    /// idle past `hibernate_after` to sleep; it ends with the manager.
+    fn start_sweeper(&self) {
+        let keep_alive = self.inner.config.keep_alive;
+        let hibernate_after = self
+            .inner
+            .config
+            .hibernate_after
+            .filter(|_| self.inner.respawn.get().is_some());
+        let tick = match (keep_alive, hibernate_after) {
+            (None, None) => return,
+            (Some(k), None) => k / 4,
+            (None, Some(h)) => h / 2,
+            (Some(k), Some(h)) => (k / 4).min(h / 2),
         };
+        let tick = tick.clamp(Duration::from_millis(50), Duration::from_secs(30));
         self.inner.sweeper.get_or_init(|| {
             let weak: Weak<Inner> = Arc::downgrade(&self.inner);
-            let tick = (keep_alive / 4).clamp(Duration::from_millis(50), Duration::from_secs(30));
             tokio::spawn(async move {
                 loop {
                     tokio::time::sleep(tick).await;
                     let Some(inner) = weak.upgrade() else { return };
+                    let hibernate_after = inner
+                        .config
+                        .hibernate_after
+                        .filter(|_| inner.respawn.get().is_some());
                     let idle: Vec<SessionRef> = inner
                         .sessions
                         .read()
@@ -319,7 +481,15 @@ impl LeanSessionManager {
                         .filter(|s| {
                             // Replays past their time go even in sessions that stay.
                             s.evict_expired();
-                            s.is_closed() || s.idle_for() >= keep_alive
+                            let ended =
+                                s.is_closed() || keep_alive.is_some_and(|k| s.idle_for() >= k);
+                            if !ended
+                                && let Some(after) = hibernate_after
+                                && s.try_hibernate(after)
+                            {
+                                tracing::debug!("session idle: its handler sleeps");
+                            }
+                            ended
                         })
                         .cloned()
                         .collect();
@@ -359,13 +529,17 @@ impl SessionManager for LeanSessionManager {
     async fn create_session(&self) -> Result<(SessionId, Self::Transport), Self::Error> {
         self.start_sweeper();
         let id = session_id();
-        let session = Arc::new(Session::new(id.clone(), self.inner.config.clone()));
+        let session = Arc::new(Session::new(
+            id.clone(),
+            self.inner.config.clone(),
+            Arc::clone(&self.inner.respawn),
+        ));
         self.inner
             .sessions
             .write()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .insert(id.clone(), Arc::clone(&session));
-        Ok((id, LeanTransport::new(session)))
+        Ok((id, LeanTransport::new(session, 1)))
     }
 
     async fn initialize_session(
@@ -391,6 +565,12 @@ impl SessionManager for LeanSessionManager {
     }
 
     async fn close_session(&self, id: &SessionId) -> Result<(), Self::Error> {
+        if let Some(session) = self.inner.get(id)
+            && session.take_ignored_close()
+        {
+            // rmcp's worker, after the session's first handler went to sleep.
+            return Ok(());
+        }
         if let Some(session) = self.inner.remove(id) {
             session.close();
         }
@@ -400,9 +580,15 @@ impl SessionManager for LeanSessionManager {
     async fn create_stream(
         &self,
         id: &SessionId,
-        message: ClientJsonRpcMessage,
+        mut message: ClientJsonRpcMessage,
     ) -> Result<impl Stream<Item = ServerSseMessage> + Send + Sync + 'static, Self::Error> {
         let session = self.session(id)?;
+        if let JsonRpcMessage::Request(r) = &mut message {
+            // The hub's way to the client that outlives this handler.
+            r.request
+                .extensions_mut()
+                .insert(SessionOutlet::new(&session));
+        }
         let cursor = session.open_request(message).ok_or_else(|| closed(id))?;
         Ok(LeanEventStream::reader(session, cursor))
     }

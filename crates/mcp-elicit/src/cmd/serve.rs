@@ -372,7 +372,8 @@ async fn serve(
         ReferenceOptions::new(&base)
             .with_conformance(args.conformance)
             .with_session_limits(args.limits.session_limits())
-            .with_session_layer(args.limits.session_layer()),
+            .with_session_layer(args.limits.session_layer())
+            .with_hibernate_after(args.limits.hibernate_after()),
         Arc::clone(&opened.demo),
     );
     // The URL-flow pages (set_api_key, connect_provider, approve_purchase) keep secrets
@@ -501,7 +502,8 @@ async fn serve_authorized(
         ReferenceOptions::new(&base)
             .with_conformance(args.conformance)
             .with_session_limits(args.limits.session_limits())
-            .with_session_layer(args.limits.session_layer()),
+            .with_session_layer(args.limits.session_layer())
+            .with_hibernate_after(args.limits.hibernate_after()),
         Arc::clone(&opened.demo),
     );
     eprintln!(

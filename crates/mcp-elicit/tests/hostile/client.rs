@@ -305,6 +305,13 @@ fn hidden(html: &str, name: &str) -> Option<String> {
 /// The ordinary URL flow: `demo_url`, consent given, the page opened and finished as a
 /// browser does, the completion notification received on the standalone stream.
 pub async fn url_flow(s: &Session, base: &str, id: u64) -> Result<(), String> {
+    let (url, elicitation) = start_url_flow(s, id).await?;
+    finish_url_flow(s, base, &url, &elicitation).await
+}
+
+/// The first half of [`url_flow`]: `demo_url` called, consent given, the call answered;
+/// the page's URL and the elicitation's id (pending on the server).
+pub async fn start_url_flow(s: &Session, id: u64) -> Result<(String, String), String> {
     let mut m = s
         .request(&call(id, "demo_url"))
         .await
@@ -324,7 +331,18 @@ pub async fn url_flow(s: &Session, base: &str, id: u64) -> Result<(), String> {
     m.until_response(&json!(id))
         .await
         .ok_or("no response to the call")?;
-    let page = s.http.get(&url).send().await.map_err(|e| e.to_string())?;
+    Ok((url, elicitation))
+}
+
+/// The second half of [`url_flow`]: the page opened and finished as a browser does, the
+/// completion notification received on the standalone stream.
+pub async fn finish_url_flow(
+    s: &Session,
+    base: &str,
+    url: &str,
+    elicitation: &str,
+) -> Result<(), String> {
+    let page = s.http.get(url).send().await.map_err(|e| e.to_string())?;
     if page.status() != 200 {
         return Err(format!("the page answered {}", page.status()));
     }
@@ -335,7 +353,7 @@ pub async fn url_flow(s: &Session, base: &str, id: u64) -> Result<(), String> {
     }
     let done = s
         .http
-        .post(&url)
+        .post(url)
         .header("origin", base)
         .header("sec-fetch-site", "same-origin")
         .form(&form)
@@ -346,7 +364,7 @@ pub async fn url_flow(s: &Session, base: &str, id: u64) -> Result<(), String> {
         return Err(format!("finishing the page answered {}", done.status()));
     }
     for _ in 0..400 {
-        if s.completed(&elicitation) {
+        if s.completed(elicitation) {
             return Ok(());
         }
         tokio::time::sleep(Duration::from_millis(50)).await;

@@ -22,15 +22,17 @@ use std::task::{Context, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
-    ClientJsonRpcMessage, ClientNotification, GetExtensions, GetMeta, JsonRpcMessage,
+    ClientJsonRpcMessage, ClientNotification, ClientRequest, GetExtensions, GetMeta,
+    InitializeRequest, InitializeRequestParams, InitializedNotification, JsonRpcMessage,
     ProgressToken, RequestId, ServerJsonRpcMessage, ServerNotification,
 };
 use rmcp::service::OriginatingRequestId;
 use rmcp::transport::streamable_http_server::session::{ServerSseMessage, SessionId};
 use tokio::sync::oneshot;
 
-use super::LeanSessionConfig;
 use super::event_id::EventId;
+use super::transport::LeanTransport;
+use super::{LeanSessionConfig, RespawnCell};
 
 /// What a stream of the session is: the standalone one or a request's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -108,9 +110,37 @@ impl Channel {
     }
 }
 
+/// The session's handler (rmcp's service loop on a [`super::LeanTransport`]), by
+/// generation, and where it stands in hibernation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Handler {
+    /// The handler of this generation runs.
+    Live(u64),
+    /// Asked to leave: its next receive with nothing queued ends it (a message that
+    /// came first keeps it).
+    Draining(u64),
+    /// Its receive ended; its transport is not dropped yet.
+    Leaving(u64),
+    /// No handler: the next client message starts one (`initialize` replayed first).
+    Hibernated,
+}
+
+/// The id of the `initialize` replayed to a woken handler (its answer goes nowhere).
+const WAKE_ID: &str = "mcp-elicit:wake";
+
 /// What the mutex guards.
 struct State {
     closed: bool,
+    handler: Handler,
+    next_handler: u64,
+    /// The rmcp HTTP service's worker closes the session when its handler (the first)
+    /// ends: after that handler went to sleep, that close is not the client's.
+    ignore_close: bool,
+    /// What the client sent in `initialize`, replayed to a woken handler.
+    init_params: Option<Box<InitializeRequestParams>>,
+    /// The handler's requests to the client not answered yet (a handler waiting for
+    /// one is not put to sleep).
+    awaiting: Vec<RequestId>,
     /// The client's messages, oldest first, for the handler.
     inbound: VecDeque<ClientJsonRpcMessage>,
     inbound_waker: Option<Waker>,
@@ -135,6 +165,8 @@ struct State {
 pub(super) struct Session {
     id: SessionId,
     config: LeanSessionConfig,
+    /// What starts a handler when the session wakes (the manager's, set once).
+    respawn: RespawnCell,
     state: Mutex<State>,
 }
 
@@ -156,12 +188,18 @@ pub(super) struct Cursor {
 }
 
 impl Session {
-    pub(super) fn new(id: SessionId, config: LeanSessionConfig) -> Self {
+    pub(super) fn new(id: SessionId, config: LeanSessionConfig, respawn: RespawnCell) -> Self {
         Session {
             id,
             config,
+            respawn,
             state: Mutex::new(State {
                 closed: false,
+                handler: Handler::Live(1),
+                next_handler: 2,
+                ignore_close: false,
+                init_params: None,
+                awaiting: Vec::new(),
                 inbound: VecDeque::new(),
                 inbound_waker: None,
                 init: None,
@@ -230,18 +268,39 @@ impl Session {
         true
     }
 
-    /// The handler's next client message (None once the session is closed).
-    pub(super) fn poll_inbound(&self, cx: &mut Context<'_>) -> Poll<Option<ClientJsonRpcMessage>> {
+    /// The next client message for handler `handler` (None once the session is closed,
+    /// once that handler is told to leave, or when it is not the session's handler).
+    pub(super) fn poll_inbound(
+        &self,
+        handler: u64,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<ClientJsonRpcMessage>> {
         let mut s = self.state();
         if s.closed {
             return Poll::Ready(None);
         }
+        let draining = match s.handler {
+            Handler::Live(g) if g == handler => false,
+            Handler::Draining(g) if g == handler => true,
+            _ => return Poll::Ready(None),
+        };
         if let Some(m) = s.inbound.pop_front() {
             if s.inbound.is_empty() {
                 // An idle session keeps no message-sized buffer.
                 s.inbound = VecDeque::new();
             }
+            if draining {
+                // A message came before the handler left: it stays.
+                s.handler = Handler::Live(handler);
+            }
             return Poll::Ready(Some(m));
+        }
+        if draining {
+            s.handler = Handler::Leaving(handler);
+            s.inbound_waker = None;
+            // The first handler is rmcp's: its worker closes the session when it ends.
+            s.ignore_close = handler == 1;
+            return Poll::Ready(None);
         }
         match &s.inbound_waker {
             Some(w) if w.will_wake(cx.waker()) => {}
@@ -250,21 +309,148 @@ impl Session {
         Poll::Pending
     }
 
+    /// Handler `handler`'s transport is closed or dropped: a handler that was told to
+    /// leave is asleep now (`Some(next)`: messages came meanwhile, start handler
+    /// `next`); one that ended on its own ends the session; any other is stale.
+    pub(super) fn handler_gone(&self, handler: u64) -> Option<u64> {
+        let mut s = self.state();
+        match s.handler {
+            Handler::Leaving(g) if g == handler => {
+                s.handler = Handler::Hibernated;
+                Self::wake_if_needed(&mut s)
+            }
+            Handler::Live(g) | Handler::Draining(g) if g == handler => {
+                drop(s);
+                self.close();
+                None
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a `close_session` is the rmcp worker's, after its handler went to sleep
+    /// (consumed: the next one is not).
+    pub(super) fn take_ignored_close(&self) -> bool {
+        std::mem::take(&mut self.state().ignore_close)
+    }
+
+    /// The client owes no answer to the handler's request `id` any more.
+    fn answered(s: &mut State, id: &RequestId) {
+        s.awaiting.retain(|a| a != id);
+        if s.awaiting.is_empty() {
+            // An idle session keeps no buffer.
+            s.awaiting = Vec::new();
+        }
+    }
+
+    /// Asks the handler to leave when the session has been idle for `after` with
+    /// nothing in progress: no request unanswered either way, nothing queued. True
+    /// when asked.
+    pub(super) fn try_hibernate(&self, after: Duration) -> bool {
+        let mut s = self.state();
+        let Handler::Live(g) = s.handler else {
+            return false;
+        };
+        let busy = s.closed
+            || s.init_params.is_none()
+            || s.init.is_some()
+            || !s.inbound.is_empty()
+            || !s.awaiting.is_empty()
+            || s.last_activity.elapsed() < after
+            || s.streams.values().any(|c| c.done_at.is_none());
+        if busy {
+            return false;
+        }
+        s.handler = Handler::Draining(g);
+        if let Some(w) = s.inbound_waker.take() {
+            w.wake();
+        }
+        true
+    }
+
+    /// The handler's state (tests, and the manager's count of sleeping sessions).
+    pub(super) fn handler(&self) -> Handler {
+        self.state().handler
+    }
+
+    /// After a client message was queued: an asleep session gets a new handler, with
+    /// `initialize` and `notifications/initialized` replayed before the message. The
+    /// new handler's generation, to start.
+    fn wake_if_needed(s: &mut State) -> Option<u64> {
+        if s.closed || s.handler != Handler::Hibernated || s.inbound.is_empty() {
+            return None;
+        }
+        let params = s.init_params.as_deref()?.clone();
+        let mut init = ClientJsonRpcMessage::request(
+            ClientRequest::InitializeRequest(InitializeRequest::new(params)),
+            RequestId::String(WAKE_ID.into()),
+        );
+        let mut initialized = ClientJsonRpcMessage::notification(
+            ClientNotification::InitializedNotification(InitializedNotification::default()),
+        );
+        // The HTTP request that woke it, as rmcp passes it on every message.
+        if let Some(parts) = s.inbound.front().and_then(|m| {
+            message_extensions(m)?
+                .get::<http::request::Parts>()
+                .cloned()
+        }) {
+            init.insert_extension(parts.clone());
+            initialized.insert_extension(parts);
+        }
+        s.inbound.push_front(initialized);
+        s.inbound.push_front(init);
+        let g = s.next_handler;
+        s.next_handler += 1;
+        s.handler = Handler::Live(g);
+        Some(g)
+    }
+
+    /// Starts handler `handler` (from [`Session::wake_if_needed`]) on a new transport.
+    pub(super) fn start(self: &Arc<Self>, handler: Option<u64>) {
+        let Some(g) = handler else { return };
+        match self.respawn.get() {
+            Some(respawn) => {
+                // No session id in the log: it is the client's credential for the session.
+                tracing::debug!(handler = g, "session woken: a new handler");
+                respawn(LeanTransport::new(Arc::clone(self), g));
+            }
+            // Never put to sleep without one; should it happen, nobody could answer.
+            None => self.close(),
+        }
+    }
+
     /// Hands `initialize` to the handler; the receiver gets its answer.
     pub(super) fn initialize(
-        &self,
+        self: &Arc<Self>,
         id: RequestId,
         message: ClientJsonRpcMessage,
     ) -> Option<oneshot::Receiver<ServerJsonRpcMessage>> {
         let (tx, rx) = oneshot::channel();
         let mut s = self.state();
+        if let JsonRpcMessage::Request(r) = &message
+            && let ClientRequest::InitializeRequest(init) = &r.request
+        {
+            s.init_params = Some(Box::new(init.params.clone()));
+        }
         s.init = Some((id, tx));
-        Self::push_inbound(&mut s, message).then_some(rx)
+        let queued = Self::push_inbound(&mut s, message);
+        let wake = Self::wake_if_needed(&mut s);
+        drop(s);
+        self.start(wake);
+        queued.then_some(rx)
     }
 
     /// A client message that opens no stream (a notification, a response, an error).
-    pub(super) fn accept(&self, message: ClientJsonRpcMessage) -> bool {
+    pub(super) fn accept(self: &Arc<Self>, message: ClientJsonRpcMessage) -> bool {
         let mut s = self.state();
+        let answered = match &message {
+            JsonRpcMessage::Response(r) => Some(&r.id),
+            JsonRpcMessage::Error(e) => e.id.as_ref(),
+            _ => None,
+        };
+        if let Some(id) = answered {
+            Self::answered(&mut s, id);
+        }
         if let JsonRpcMessage::Notification(n) = &message
             && let ClientNotification::CancelledNotification(c) = &n.notification
             && let Some(request) = &c.params.request_id
@@ -273,12 +459,16 @@ impl Session {
             // The request is abandoned: its stream ends (its events stay replayable).
             Self::finish(&mut s, stream, self.config.completed_replay_max);
         }
-        Self::push_inbound(&mut s, message)
+        let queued = Self::push_inbound(&mut s, message);
+        let wake = Self::wake_if_needed(&mut s);
+        drop(s);
+        self.start(wake);
+        queued
     }
 
     /// Opens the stream of a POSTed request and hands the request to the handler; the
     /// reader's cursor, or None if the session is closed.
-    pub(super) fn open_request(&self, message: ClientJsonRpcMessage) -> Option<Cursor> {
+    pub(super) fn open_request(self: &Arc<Self>, message: ClientJsonRpcMessage) -> Option<Cursor> {
         let mut s = self.state();
         if s.closed {
             return None;
@@ -306,6 +496,9 @@ impl Session {
         let generation = channel.attach();
         s.streams.insert(stream, channel);
         Self::push_inbound(&mut s, message);
+        let wake = Self::wake_if_needed(&mut s);
+        drop(s);
+        self.start(wake);
         Some(Cursor {
             target: Target::Request(stream),
             generation,
@@ -428,13 +621,27 @@ impl Session {
         self.state().shadows.remove(&shadow);
     }
 
-    /// Puts one of the handler's messages on its stream (see the module docs).
-    pub(super) fn route(&self, message: ServerJsonRpcMessage) {
+    /// Puts one of the handler's messages on its stream (see the module docs); false
+    /// when the session has ended.
+    pub(super) fn route(&self, message: ServerJsonRpcMessage) -> bool {
         let mut s = self.state();
         if s.closed {
-            return;
+            return false;
         }
         s.last_activity = Instant::now();
+        match &message {
+            JsonRpcMessage::Request(r) => s.awaiting.push(r.id.clone()),
+            // The handler gave up on a request of its own (a form timed out): no
+            // answer is owed any more.
+            JsonRpcMessage::Notification(n) => {
+                if let ServerNotification::CancelledNotification(c) = &n.notification
+                    && let Some(id) = &c.params.request_id
+                {
+                    Self::answered(&mut s, id);
+                }
+            }
+            _ => {}
+        }
         let answered = match &message {
             JsonRpcMessage::Response(r) => Some(r.id.clone()),
             JsonRpcMessage::Error(e) => e.id.clone(),
@@ -445,7 +652,7 @@ impl Session {
             && let Some((_, tx)) = s.init.take()
         {
             let _ = tx.send(message);
-            return;
+            return true;
         }
         let route = match &message {
             JsonRpcMessage::Request(r) => r
@@ -482,6 +689,7 @@ impl Session {
                 s.common.push(event, EventId::Common { index }, capacity);
             }
         }
+        true
     }
 
     /// The request of `stream` is answered or abandoned: its stream ends once read.
@@ -546,6 +754,15 @@ impl Session {
     pub(super) fn evict_expired(&self) {
         let mut s = self.state();
         self.evict_done(&mut s);
+    }
+}
+
+/// The extensions of a client message (a request's or a notification's).
+fn message_extensions(m: &ClientJsonRpcMessage) -> Option<&rmcp::model::Extensions> {
+    match m {
+        JsonRpcMessage::Request(r) => Some(r.request.extensions()),
+        JsonRpcMessage::Notification(n) => Some(n.notification.extensions()),
+        _ => None,
     }
 }
 

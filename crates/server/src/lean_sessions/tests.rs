@@ -385,3 +385,5 @@ async fn only_the_most_recent_answers_stay_replayable_unless_not_taken_yet() {
     assert!(m.resume(&id, "0/1".into()).await.is_err());
     assert!(m.resume(&id, "0/2".into()).await.is_ok());
 }
+
+mod hibernation;

@@ -35,11 +35,13 @@ use super::session::SessionRef;
 #[derive(Debug)]
 pub struct LeanTransport {
     session: SessionRef,
+    /// Which of the session's handlers this is (a woken session gets a new one).
+    handler: u64,
 }
 
 impl LeanTransport {
-    pub(super) fn new(session: SessionRef) -> Self {
-        LeanTransport { session }
+    pub(super) fn new(session: SessionRef, handler: u64) -> Self {
+        LeanTransport { session, handler }
     }
 }
 
@@ -55,24 +57,33 @@ impl Transport<RoleServer> for LeanTransport {
         item: TxJsonRpcMessage<RoleServer>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         // Routed now, in the order the service loop sends: nothing to wait for.
-        self.session.route(item);
+        let _ = self.session.route(item);
         std::future::ready(Ok(()))
     }
 
     fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleServer>>> + Send {
         let session = &self.session;
-        std::future::poll_fn(move |cx| session.poll_inbound(cx))
+        let handler = self.handler;
+        std::future::poll_fn(move |cx| session.poll_inbound(handler, cx))
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
-        self.session.close();
+        self.gone();
         Ok(())
+    }
+}
+
+impl LeanTransport {
+    /// The handler is gone: one that ended on its own ends the session (nobody will
+    /// answer what it still holds); one that was put to sleep leaves it asleep.
+    fn gone(&self) {
+        let next = self.session.handler_gone(self.handler);
+        self.session.start(next);
     }
 }
 
 impl Drop for LeanTransport {
     fn drop(&mut self) {
-        // The handler is gone: nobody will answer what the session still holds.
-        self.session.close();
+        self.gone();
     }
 }

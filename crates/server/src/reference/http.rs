@@ -74,7 +74,13 @@ pub fn router(reference: Reference, ct: CancellationToken) -> Router {
     let config = reference.hub().config();
     let mcp = match reference.options().session_layer {
         crate::SessionLayer::Lean => {
-            mcp_router(&reference, crate::lean_session_manager(config), ct)
+            let factory = reference.clone();
+            let sessions = lean_sessions(
+                &reference,
+                move || factory.service().map_err(std::io::Error::other),
+                ct.clone(),
+            );
+            mcp_router(&reference, sessions, ct)
         }
         _ => mcp_router(&reference, session_manager(config), ct),
     };
@@ -82,6 +88,47 @@ pub fn router(reference: Reference, ct: CancellationToken) -> Router {
         // Rounds go out with the exact JSON of their requests.
         .layer(axum::middleware::from_fn(crate::wire::exact_rounds_http))
         .with_state(reference)
+}
+
+/// The lean session layer of `/mcp` for `reference`, whose handlers `factory` makes:
+/// sessions idle past
+/// [`ReferenceOptions::hibernate_after`](super::ReferenceOptions::hibernate_after) sleep
+/// (the reference server's handlers keep no state of their own between requests) and
+/// live as long as the hub's
+/// [`session_keep_alive`](crate::ElicitationConfig::session_keep_alive) says.
+///
+/// ```
+/// use std::time::Duration;
+/// use mcp_elicit_server::Elicitations;
+/// use mcp_elicit_server::reference::{Reference, ReferenceOptions, http};
+/// use tokio_util::sync::CancellationToken;
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let options = ReferenceOptions::new("http://127.0.0.1:8391")
+///     .with_hibernate_after(Some(Duration::from_secs(10)));
+/// let reference = Reference::new(Elicitations::local(), options);
+/// let factory = reference.clone();
+/// let sessions = http::lean_sessions(&reference, move || factory.service().map_err(std::io::Error::other),
+///     CancellationToken::new());
+/// assert_eq!(sessions.config().hibernate_after, Some(Duration::from_secs(10)));
+/// # }
+/// ```
+pub fn lean_sessions<S, F>(
+    reference: &Reference,
+    factory: F,
+    ct: CancellationToken,
+) -> Arc<crate::LeanSessionManager>
+where
+    S: rmcp::ServerHandler,
+    F: Fn() -> Result<S, std::io::Error> + Send + Sync + 'static,
+{
+    let config = crate::LeanSessionConfig::default()
+        .with_keep_alive(Some(reference.hub().config().session_keep_alive()))
+        .with_hibernate_after(reference.options().hibernate_after);
+    let sessions = crate::LeanSessionManager::new(config);
+    sessions.enable_hibernation(factory, ct);
+    Arc::new(sessions)
 }
 
 /// `/mcp` served with `sessions`, within the session limits, with the 404 for ended

@@ -52,6 +52,10 @@ pub struct ReferenceOptions {
     pub session_limits: http::SessionLimits,
     /// The session layer of `/mcp` (default rmcp's, [`SessionLayer::Rmcp`](crate::SessionLayer::Rmcp)).
     pub session_layer: crate::SessionLayer,
+    /// On the lean layer, how long a session stays idle before its handler is put to
+    /// sleep ([`LeanSessionConfig::hibernate_after`](crate::LeanSessionConfig::hibernate_after));
+    /// None: never. Default 30 s.
+    pub hibernate_after: Option<std::time::Duration>,
 }
 
 impl ReferenceOptions {
@@ -62,7 +66,23 @@ impl ReferenceOptions {
             demo_base_url: demo_base_url.into(),
             session_limits: http::SessionLimits::default(),
             session_layer: crate::SessionLayer::default(),
+            hibernate_after: crate::LeanSessionConfig::default().hibernate_after,
         }
+    }
+
+    /// Sets [`ReferenceOptions::hibernate_after`].
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use mcp_elicit_server::reference::ReferenceOptions;
+    ///
+    /// let options = ReferenceOptions::new("http://127.0.0.1:8391");
+    /// assert_eq!(options.hibernate_after, Some(Duration::from_secs(30)));
+    /// assert_eq!(options.with_hibernate_after(None).hibernate_after, None);
+    /// ```
+    pub fn with_hibernate_after(mut self, after: Option<std::time::Duration>) -> Self {
+        self.hibernate_after = after;
+        self
     }
 
     /// Sets [`ReferenceOptions::session_layer`].

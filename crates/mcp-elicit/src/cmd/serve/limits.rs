@@ -84,6 +84,17 @@ pub(crate) struct LimitArgs {
     #[arg(long, env = "MCP_ELICIT_SESSION_LAYER", value_name = "LAYER", default_value = "lean",
           value_parser = clap::builder::PossibleValuesParser::new(["rmcp", "lean"]))]
     session_layer: String,
+    /// Seconds a session of the lean layer stays idle (no request unanswered, nothing
+    /// queued) before its handler is put to sleep: rmcp's service loop and the handler
+    /// (about 36 KB) are freed, the session and its streams stay, and its next message
+    /// starts a new handler. 0: never.
+    #[arg(
+        long,
+        env = "MCP_ELICIT_SESSION_HIBERNATE_AFTER",
+        value_name = "SECONDS",
+        default_value_t = 30
+    )]
+    session_hibernate_after: u64,
 }
 
 /// What `--max-pending-logins` and `--max-signins-per-client` say.
@@ -116,6 +127,12 @@ impl LimitArgs {
         }
     }
 
+    /// What `--session-hibernate-after` says (None: never).
+    pub(crate) fn hibernate_after(&self) -> Option<Duration> {
+        (self.session_hibernate_after > 0)
+            .then(|| Duration::from_secs(self.session_hibernate_after))
+    }
+
     /// What `--session-layer` says.
     pub(crate) fn session_layer(&self) -> SessionLayer {
         self.session_layer.parse().unwrap_or_default()
@@ -138,6 +155,7 @@ impl LimitArgs {
 mod tests {
     use super::*;
     use clap::Parser;
+    use mcp_elicit_server::reference::ReferenceOptions;
 
     #[derive(Parser)]
     struct Cli {
@@ -165,6 +183,18 @@ mod tests {
             SessionLayer::Lean,
             "serve runs /mcp on the lean session layer unless told otherwise"
         );
+        assert_eq!(
+            Cli::try_parse_from(["x"])
+                .expect("defaults")
+                .limits
+                .hibernate_after(),
+            ReferenceOptions::new("http://127.0.0.1").hibernate_after,
+            "sessions sleep after the library's default idle time"
+        );
+        let cli = Cli::try_parse_from(["x", "--session-hibernate-after", "0"]).expect("flags");
+        assert_eq!(cli.limits.hibernate_after(), None, "0: never");
+        let cli = Cli::try_parse_from(["x", "--session-hibernate-after", "2"]).expect("flags");
+        assert_eq!(cli.limits.hibernate_after(), Some(Duration::from_secs(2)));
         let cli = Cli::try_parse_from(["x", "--session-layer", "rmcp"]).expect("flags");
         assert_eq!(cli.limits.session_layer(), SessionLayer::Rmcp);
         assert!(Cli::try_parse_from(["x", "--session-layer", "other"]).is_err());

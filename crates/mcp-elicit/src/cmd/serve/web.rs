@@ -112,13 +112,18 @@ pub(crate) async fn build_web(
 pub(crate) fn router(reference: &Reference, web: &Web, ct: CancellationToken) -> Router {
     let config = reference.hub().config();
     let mcp = match reference.options().session_layer {
-        SessionLayer::Lean => mcp_router(
+        SessionLayer::Lean => {
+            let factory = handler_factory(reference, web);
+            let wake = Arc::clone(&factory);
+            let sessions = http::lean_sessions(reference, move || wake(), ct.clone());
+            mcp_router(reference, factory, sessions, ct.clone())
+        }
+        _ => mcp_router(
             reference,
-            web,
-            mcp_elicit_server::lean_session_manager(config),
+            handler_factory(reference, web),
+            http::session_manager(config),
             ct.clone(),
         ),
-        _ => mcp_router(reference, web, http::session_manager(config), ct.clone()),
     };
     if web.is_local() {
         mcp.merge(web.router())
@@ -132,7 +137,7 @@ pub(crate) fn router(reference: &Reference, web: &Web, ct: CancellationToken) ->
 /// the session limits, with the 404 for ended sessions.
 fn mcp_router<M>(
     reference: &Reference,
-    web: &Web,
+    factory: HandlerFactory,
     sessions: Arc<M>,
     ct: CancellationToken,
 ) -> Router
@@ -145,7 +150,9 @@ where
         // Behind an `Arc`: axum clones a mounted service for every request.
         .nest_service(
             MCP_PATH,
-            mcp_elicit_server::SharedHttpService::new(mcp_service(reference, web, sessions, ct)),
+            mcp_elicit_server::SharedHttpService::new(mcp_service(
+                reference, factory, sessions, ct,
+            )),
         )
         // Requests in progress per session and user, sessions per user, idle sessions
         // (inside `protect`: the user is the token's).
@@ -196,24 +203,32 @@ pub(crate) async fn serve_stdio(
     Ok(())
 }
 
-fn mcp_service<M: SessionManager>(
-    reference: &Reference,
-    web: &Web,
-    sessions: Arc<M>,
-    ct: CancellationToken,
-) -> StreamableHttpService<Edge<WebServer>, M> {
+/// Makes the handler of a session (the web tools in front of the reference server).
+type HandlerFactory = Arc<dyn Fn() -> Result<Edge<WebServer>, std::io::Error> + Send + Sync>;
+
+/// What makes each session's handler (a new one for a session that wakes up).
+fn handler_factory(reference: &Reference, web: &Web) -> HandlerFactory {
     let tools = Arc::new(WebTools::new(web.clone()));
     let reference_first = web.is_local();
     let factory = reference.clone();
+    Arc::new(move || {
+        Ok(Edge::new(WebServer {
+            scope: factory.hub().scope().map_err(std::io::Error::other)?,
+            inner: factory.handler().map_err(std::io::Error::other)?,
+            tools: Arc::clone(&tools),
+            reference_first,
+        }))
+    })
+}
+
+fn mcp_service<M: SessionManager>(
+    reference: &Reference,
+    factory: HandlerFactory,
+    sessions: Arc<M>,
+    ct: CancellationToken,
+) -> StreamableHttpService<Edge<WebServer>, M> {
     StreamableHttpService::new(
-        move || {
-            Ok(Edge::new(WebServer {
-                scope: factory.hub().scope().map_err(std::io::Error::other)?,
-                inner: factory.handler().map_err(std::io::Error::other)?,
-                tools: Arc::clone(&tools),
-                reference_first,
-            }))
-        },
+        move || factory(),
         sessions,
         // 2026-07-28 answers as `application/json` when the handler's first message is
         // its answer (as the library's reference router does).
