@@ -37,8 +37,9 @@
 //! With [`LeanSessionManager::enable_hibernation`], a session idle for
 //! [`LeanSessionConfig::hibernate_after`] with nothing in progress (no request
 //! unanswered either way, nothing queued) is put to sleep: its handler's next receive
-//! ends its loop; the session stays, with its streams, their replay and the standalone
-//! GET stream, and a URL elicitation's completion still reaches it (the hub sends it
+//! ends its loop; the session stays, with the standalone GET stream and its replay (the
+//! answered calls' replay goes: a client resumes within seconds, not after this long),
+//! and a URL elicitation's completion still reaches it (the hub sends it
 //! through the session, `outlet.rs`, not through the handler). The client's next
 //! message starts a new handler, given the client's `initialize` and
 //! `notifications/initialized` first (their answers go nowhere), so it knows what the
@@ -110,7 +111,8 @@ pub struct LeanSessionConfig {
     /// The `retry` of the priming event each request's stream starts with (SEP-1699);
     /// None: no priming event. Default 3 s.
     pub sse_retry: Option<Duration>,
-    /// How long a request's events stay replayable after its answer. Default 60 s.
+    /// How long a request's events stay replayable after its answer (less when the
+    /// session goes to sleep first, see `hibernate_after`). Default 60 s.
     pub completed_replay_ttl: Duration,
     /// How many answered requests' streams a session keeps replayable (the most recent;
     /// an answer no reader has taken yet is kept beyond this, for the replay time).

@@ -344,7 +344,8 @@ impl Session {
     }
 
     /// Asks the handler to leave when the session has been idle for `after` with
-    /// nothing in progress: no request unanswered either way, nothing queued. True
+    /// nothing in progress: no request unanswered either way, nothing queued; the
+    /// answered calls' replay is dropped (what a reader has not taken yet stays). True
     /// when asked.
     pub(super) fn try_hibernate(&self, after: Duration) -> bool {
         let mut s = self.state();
@@ -364,6 +365,17 @@ impl Session {
         s.handler = Handler::Draining(g);
         if let Some(w) = s.inbound_waker.take() {
             w.wake();
+        }
+        // The replay of its answered calls goes too, once read: a client resumes a
+        // broken stream within seconds (the `retry` it was given), not after this long.
+        let State { streams, done, .. } = &mut *s;
+        streams.retain(|_, c| c.reader.is_some() || c.delivered < c.next_index());
+        done.retain(|(_, id)| streams.contains_key(id));
+        if streams.is_empty() {
+            *streams = HashMap::new();
+        }
+        if done.is_empty() {
+            *done = VecDeque::new();
         }
         true
     }

@@ -134,6 +134,28 @@ async fn a_sleeping_session_keeps_its_streams_and_its_next_request_wakes_a_new_h
 }
 
 #[tokio::test]
+async fn a_session_asleep_keeps_no_replay_of_the_calls_it_answered() {
+    let (m, _woken) = manager();
+    let (id, mut t) = open(&m).await;
+    let mut stream = Box::pin(m.create_stream(&id, call(1)).await.expect("stream"));
+    gets_call(&mut t, 1).await;
+    let _ = answers(&mut t, &mut stream, 1, "done").await;
+    assert_eq!(next(&mut stream).await, None, "the answer was read whole");
+    drop(stream);
+    // Awake, the answered call stays replayable (its time is 60 s).
+    drop(
+        m.resume(&id, "0/0".into())
+            .await
+            .expect("replayable while awake"),
+    );
+    put_to_sleep(&m, &id, t).await;
+    assert!(
+        m.resume(&id, "0/0".into()).await.is_err(),
+        "asleep, the replay is gone"
+    );
+}
+
+#[tokio::test]
 async fn a_session_with_anything_in_progress_does_not_sleep() {
     let (m, _woken) = manager();
     let (id, mut t) = open(&m).await;
