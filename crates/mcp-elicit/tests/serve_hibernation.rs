@@ -75,6 +75,15 @@ async fn an_idle_session_sleeps_and_still_gets_its_completion_and_its_forms() {
     // The next call wakes a handler that knows the client declared form mode.
     form_flow(&s, 2).await.expect("a form after waking");
     assert!(server.log().contains(WOKEN), "{}", server.log());
+    let heard = s
+        .stream
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .clone();
+    assert!(
+        !heard.contains("\"result\""),
+        "the replayed initialize's answer is not the client's: {heard}"
+    );
     // Asleep again, a DELETE ends the session (not taken for rmcp's own close).
     let slept = server.log().matches(ASLEEP).count();
     assert!(

@@ -411,6 +411,10 @@ impl Session {
         }
         s.inbound.push_front(initialized);
         s.inbound.push_front(init);
+        // Its answer is taken as `initialize`'s answers are, and goes nowhere: the client
+        // did not send this request.
+        let (answer, _) = oneshot::channel();
+        s.init = Some((RequestId::String(WAKE_ID.into()), answer));
         let g = s.next_handler;
         s.next_handler += 1;
         s.handler = Handler::Live(g);
