@@ -38,6 +38,15 @@ async fn put_to_sleep(m: &LeanSessionManager, id: &SessionId, mut t: LeanTranspo
     assert_eq!(m.asleep(), 1);
 }
 
+/// The handler's answer to the replayed `initialize`.
+fn wake_answer() -> ServerJsonRpcMessage {
+    server(
+        json!({"jsonrpc": "2.0", "id": "mcp-elicit:wake", "result": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "serverInfo": {"name": "s", "version": "1"}}}),
+    )
+}
+
 /// The woken handler's first messages: the replayed `initialize` (answered), then
 /// `notifications/initialized`.
 async fn replayed_handshake(t: &mut LeanTransport) {
@@ -52,12 +61,7 @@ async fn replayed_handshake(t: &mut LeanTransport) {
         "the client's own initialize is replayed"
     );
     assert_eq!(init.id, RequestId::String("mcp-elicit:wake".into()));
-    let answer = server(
-        json!({"jsonrpc": "2.0", "id": "mcp-elicit:wake", "result": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "serverInfo": {"name": "s", "version": "1"}}}),
-    );
-    let _ = t.send(answer).await;
+    let _ = t.send(wake_answer()).await;
     let JsonRpcMessage::Notification(n) = receive(t).await else {
         panic!("notifications/initialized expected second")
     };
@@ -258,4 +262,109 @@ async fn a_handler_that_ends_on_its_own_still_ends_the_session() {
         !m.has_session(&id).await.expect("ok"),
         "the session ends with its handler"
     );
+}
+
+/// What handler `t` does with `message` in the random test: answers the replayed
+/// `initialize`, notes the progress numbers; `handshake_left` counts the handshake's
+/// messages still to come (2 for a woken handler), which come before anything else.
+async fn take(
+    t: &mut LeanTransport,
+    message: ClientJsonRpcMessage,
+    handshake_left: &mut u8,
+    got: &mut Vec<u64>,
+) {
+    match message {
+        JsonRpcMessage::Request(r) => {
+            assert_eq!(*handshake_left, 2, "only the replayed initialize");
+            assert!(matches!(r.request, ClientRequest::InitializeRequest(_)));
+            *handshake_left = 1;
+            let _ = t.send(wake_answer()).await;
+        }
+        JsonRpcMessage::Notification(n) => match n.notification {
+            ClientNotification::InitializedNotification(_) => {
+                assert_eq!(*handshake_left, 1, "initialized after initialize");
+                *handshake_left = 0;
+            }
+            ClientNotification::ProgressNotification(p) => {
+                assert_eq!(*handshake_left, 0, "the handshake comes first");
+                got.push(p.params.progress as u64);
+            }
+            other => panic!("unexpected {other:?}"),
+        },
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+/// Sleep, wake and messages interleaved at random (a fixed seed, 2,000 steps): every
+/// client message reaches exactly one handler, once, in order; each woken handler gets
+/// the replayed handshake first; never two handlers at once; the session never ends.
+#[tokio::test]
+async fn random_interleavings_lose_reorder_or_duplicate_nothing() {
+    let (m, mut woken) = manager();
+    let (id, first) = open(&m).await;
+    let mut current: Option<LeanTransport> = Some(first);
+    let mut rng: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next_rng = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let mut sent = 0u64;
+    let mut got: Vec<u64> = Vec::new();
+    // A woken handler must see `initialize`, then `notifications/initialized`, first.
+    let mut handshake_left = 0;
+    let mut wakes = 0;
+    for _ in 0..2_000 {
+        match next_rng() % 4 {
+            0 => {
+                let note = client(json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                    "params": {"progressToken": "t", "progress": sent}}));
+                assert!(
+                    m.accept_message(&id, note).await.is_ok(),
+                    "the session ended"
+                );
+                sent += 1;
+            }
+            1 => {
+                let _ = session(&m, &id).try_hibernate(Duration::ZERO);
+            }
+            _ => {
+                let Some(t) = current.as_mut() else { continue };
+                match tokio::time::timeout(Duration::from_millis(2), t.receive()).await {
+                    Err(_) => {}
+                    Ok(None) => current = None, // told to leave: dropped
+                    Ok(Some(message)) => take(t, message, &mut handshake_left, &mut got).await,
+                }
+            }
+        }
+        while let Ok(t) = woken.try_recv() {
+            wakes += 1;
+            assert!(current.is_none(), "two handlers at once");
+            assert_eq!(handshake_left, 0, "woken before the last handshake ended");
+            current = Some(t);
+            handshake_left = 2;
+        }
+    }
+    // Drain what is still queued.
+    while (got.len() as u64) < sent {
+        if current.is_none() {
+            current = Some(
+                tokio::time::timeout(WAIT, woken.recv())
+                    .await
+                    .expect("a handler for what is queued")
+                    .expect("the manager lives"),
+            );
+            handshake_left = 2;
+        }
+        let t = current.as_mut().expect("a handler");
+        let message = receive(t).await;
+        take(t, message, &mut handshake_left, &mut got).await;
+    }
+    assert!(
+        wakes >= 20,
+        "the interleavings put it to sleep and woke it: {wakes} times"
+    );
+    assert_eq!(got, (0..sent).collect::<Vec<_>>(), "each once, in order");
+    assert!(m.has_session(&id).await.expect("ok"));
 }
