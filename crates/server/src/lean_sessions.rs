@@ -121,9 +121,9 @@ pub struct LeanSessionConfig {
     /// The most events a stream keeps for its reader and for resumption. Default 16.
     pub replay_capacity: usize,
     /// A session idle this long with nothing in progress (no request unanswered either
-    /// way) is put to sleep: its handler ends, the session stays (its streams, its
-    /// replay, the standalone GET stream) and the client's next message starts a new
-    /// handler. Only once [`LeanSessionManager::enable_hibernation`] says how to start
+    /// way) is put to sleep: its handler ends and its answered calls' replay goes, the
+    /// session stays (the standalone GET stream and its replay) and the client's next
+    /// message starts a new handler. Only once [`LeanSessionManager::enable_hibernation`] says how to start
     /// one. None: never. Default 30 s.
     pub hibernate_after: Option<Duration>,
 }
@@ -198,6 +198,25 @@ impl std::fmt::Debug for Inner {
 }
 
 impl Inner {
+    /// `hibernate_after`, once sleeping sessions can be woken.
+    fn hibernate_after(&self) -> Option<Duration> {
+        self.config
+            .hibernate_after
+            .filter(|_| self.respawn.get().is_some())
+    }
+
+    /// How often the sweeper looks: a quarter of `keep_alive`, half of
+    /// `hibernate_after`; None when it has nothing to do.
+    fn sweep_tick(&self) -> Option<Duration> {
+        let tick = match (self.config.keep_alive, self.hibernate_after()) {
+            (None, None) => return None,
+            (Some(k), None) => k / 4,
+            (None, Some(h)) => h / 2,
+            (Some(k), Some(h)) => (k / 4).min(h / 2),
+        };
+        Some(tick.clamp(Duration::from_millis(50), Duration::from_secs(30)))
+    }
+
     fn get(&self, id: &SessionId) -> Option<SessionRef> {
         self.sessions
             .read()
@@ -383,9 +402,9 @@ impl LeanSessionManager {
     /// session's handler (rmcp's service loop, its task and channels, and the handler
     /// itself: about 36 KB) is ended, and the client's next message gets a new one from
     /// `factory`, with the client's `initialize` replayed to it first (its answer is not
-    /// sent). The session itself stays: its id, its streams and their replay, the
-    /// standalone GET stream, and what [`Elicitations`](crate::Elicitations) delivers on
-    /// it (a URL elicitation's completion reaches a sleeping session).
+    /// sent). The session itself stays: its id, the standalone GET stream and its replay
+    /// (its answered calls' replay goes), and what [`Elicitations`](crate::Elicitations)
+    /// delivers on it (a URL elicitation's completion reaches a sleeping session).
     ///
     /// For handlers whose state lives outside them (the reference server's and any
     /// handler built on [`SessionScope`](crate::SessionScope)): a handler that keeps
@@ -452,29 +471,23 @@ impl LeanSessionManager {
     /// Starts (once) the task closing sessions idle past `keep_alive` and putting those
     /// idle past `hibernate_after` to sleep; it ends with the manager.
     fn start_sweeper(&self) {
-        let keep_alive = self.inner.config.keep_alive;
-        let hibernate_after = self
-            .inner
-            .config
-            .hibernate_after
-            .filter(|_| self.inner.respawn.get().is_some());
-        let tick = match (keep_alive, hibernate_after) {
-            (None, None) => return,
-            (Some(k), None) => k / 4,
-            (None, Some(h)) => h / 2,
-            (Some(k), Some(h)) => (k / 4).min(h / 2),
-        };
-        let tick = tick.clamp(Duration::from_millis(50), Duration::from_secs(30));
+        if self.inner.sweep_tick().is_none() {
+            return;
+        }
         self.inner.sweeper.get_or_init(|| {
             let weak: Weak<Inner> = Arc::downgrade(&self.inner);
             tokio::spawn(async move {
                 loop {
+                    // Decided again each time: sleep may be enabled after the first session (it
+                    // counts from the next tick).
+                    let tick = match weak.upgrade().map(|inner| inner.sweep_tick()) {
+                        Some(Some(tick)) => tick,
+                        _ => return,
+                    };
                     tokio::time::sleep(tick).await;
                     let Some(inner) = weak.upgrade() else { return };
-                    let hibernate_after = inner
-                        .config
-                        .hibernate_after
-                        .filter(|_| inner.respawn.get().is_some());
+                    let keep_alive = inner.config.keep_alive;
+                    let hibernate_after = inner.hibernate_after();
                     let idle: Vec<SessionRef> = inner
                         .sessions
                         .read()

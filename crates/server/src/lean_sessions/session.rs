@@ -268,6 +268,20 @@ impl Session {
         true
     }
 
+    /// [`Session::push_inbound`], then a handler started if the session was asleep (the
+    /// lock released first); false if the session is closed.
+    fn queue(
+        self: &Arc<Self>,
+        mut s: MutexGuard<'_, State>,
+        message: ClientJsonRpcMessage,
+    ) -> bool {
+        let queued = Self::push_inbound(&mut s, message);
+        let wake = Self::wake_if_needed(&mut s);
+        drop(s);
+        self.start(wake);
+        queued
+    }
+
     /// The next client message for handler `handler` (None once the session is closed,
     /// once that handler is told to leave, or when it is not the session's handler).
     pub(super) fn poll_inbound(
@@ -449,11 +463,7 @@ impl Session {
             s.init_params = Some(Box::new(init.params.clone()));
         }
         s.init = Some((id, tx));
-        let queued = Self::push_inbound(&mut s, message);
-        let wake = Self::wake_if_needed(&mut s);
-        drop(s);
-        self.start(wake);
-        queued.then_some(rx)
+        self.queue(s, message).then_some(rx)
     }
 
     /// A client message that opens no stream (a notification, a response, an error).
@@ -475,11 +485,7 @@ impl Session {
             // The request is abandoned: its stream ends (its events stay replayable).
             Self::finish(&mut s, stream, self.config.completed_replay_max);
         }
-        let queued = Self::push_inbound(&mut s, message);
-        let wake = Self::wake_if_needed(&mut s);
-        drop(s);
-        self.start(wake);
-        queued
+        self.queue(s, message)
     }
 
     /// Opens the stream of a POSTed request and hands the request to the handler; the
@@ -511,10 +517,7 @@ impl Session {
         }
         let generation = channel.attach();
         s.streams.insert(stream, channel);
-        Self::push_inbound(&mut s, message);
-        let wake = Self::wake_if_needed(&mut s);
-        drop(s);
-        self.start(wake);
+        self.queue(s, message);
         Some(Cursor {
             target: Target::Request(stream),
             generation,

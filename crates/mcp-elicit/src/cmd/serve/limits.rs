@@ -86,7 +86,8 @@ pub(crate) struct LimitArgs {
     session_layer: String,
     /// Seconds a session of the lean layer stays idle (no request unanswered, nothing
     /// queued) before its handler is put to sleep: rmcp's service loop and the handler
-    /// (about 36 KB) are freed, the session and its streams stay, and its next message
+    /// (about 36 KB) and its answered calls' replay are freed, the session and its GET
+    /// stream stay, and its next message
     /// starts a new handler. 0: never.
     #[arg(
         long,
