@@ -28,6 +28,7 @@ use crate::identity::{IdentityPolicy, Principal};
 
 mod conn;
 mod demo_token;
+mod detach;
 mod limits;
 mod peer;
 #[cfg(feature = "tls")]

@@ -17,6 +17,9 @@
 //! - every request carries its connection's peer address as
 //!   `axum::extract::ConnectInfo<SocketAddr>` in its extensions (the pages limit
 //!   anonymous sign-ins per client with it);
+//! - an HTTP/1.1 event stream answering a GET (a client's standalone stream) leaves
+//!   hyper once its head is written and goes on in a small task of its own, which frees
+//!   hyper's connection buffers (see [`super::detach`]; [`HttpLimits::detach_held_streams`]);
 //! - on shutdown every connection is told to finish gracefully, and the loop waits for
 //!   them for at most [`SHUTDOWN_GRACE`].
 
@@ -35,6 +38,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::sync::{Semaphore, watch};
 use tower::ServiceExt;
 
+use super::detach::{self, DetachableIo, Handoff};
 use super::limits::HttpLimits;
 use super::peer::{Checker, OwnUser};
 
@@ -126,8 +130,13 @@ pub(super) async fn serve_connections<L>(
             if let Some(why) = &refusal {
                 tracing::info!(?peer, "refused every request of a connection: {why}");
             }
-            serve_one(io, peer, app, &limits, refusal.map(Arc::from), &mut stop).await;
-            drop(slot);
+            let held = serve_one(io, peer, app, &limits, refusal.map(Arc::from), &mut stop).await;
+            match held {
+                // The held stream goes on in a task of its own, this one (hyper's
+                // connection future and all) ends.
+                Some((io, body)) => drop(tokio::spawn(detach::stream(io, body, stop, slot))),
+                None => drop(slot),
+            }
         });
     }
     drop(listener);
@@ -185,6 +194,8 @@ fn refused(path: &str, why: &str) -> axum::response::Response {
     response
 }
 
+/// Serves one connection with hyper until it ends; the socket and the body of a held
+/// event stream when hyper handed them over (see [`detach`]).
 async fn serve_one<Io>(
     io: Io,
     peer: std::net::SocketAddr,
@@ -192,7 +203,8 @@ async fn serve_one<Io>(
     limits: &HttpLimits,
     refusal: Option<Arc<str>>,
     stop: &mut watch::Receiver<bool>,
-) where
+) -> Option<(Io, Body)>
+where
     Io: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
     let activity = Arc::new(Activity {
@@ -202,6 +214,8 @@ async fn serve_one<Io>(
     });
     let tracked = Arc::clone(&activity);
     let keep_alive = refusal.is_none();
+    let handoff = Handoff::new();
+    let detaching = limits.detach_held_streams.then(|| Arc::clone(&handoff));
     let service = tower::service_fn(move |mut request: Request<hyper::body::Incoming>| {
         let guard = tracked.begin();
         request
@@ -209,18 +223,24 @@ async fn serve_one<Io>(
             .insert(axum::extract::ConnectInfo(peer));
         let app = app.clone();
         let refusal = refusal.clone();
+        let detaching = detaching.clone();
         async move {
+            let (method, version) = (request.method().clone(), request.version());
             let response = match refusal {
                 Some(why) => refused(request.uri().path(), &why),
                 None => app.oneshot(request.map(Body::new)).await?,
             };
             // The guard lives as long as the response body (an SSE stream included).
-            Ok::<_, std::convert::Infallible>(response.map(|body| {
+            let response = response.map(|body| {
                 Body::from_stream(body.into_data_stream().map(move |chunk| {
                     let _ = &guard;
                     chunk
                 }))
-            }))
+            });
+            Ok::<_, std::convert::Infallible>(match detaching {
+                Some(handoff) => handoff.offer(&method, version, response),
+                None => response,
+            })
         }
     });
     let mut builder = Builder::new(TokioExecutor::new());
@@ -234,8 +254,10 @@ async fn serve_one<Io>(
         .timer(TokioTimer::new())
         .max_concurrent_streams(64)
         .max_header_list_size(64 * 1024);
-    let conn =
-        builder.serve_connection_with_upgrades(TokioIo::new(io), TowerToHyperService::new(service));
+    let conn = builder.serve_connection_with_upgrades(
+        TokioIo::new(DetachableIo::new(io, Arc::clone(&handoff))),
+        TowerToHyperService::new(service),
+    );
     let mut conn = std::pin::pin!(conn);
     let tick =
         (limits.header_read_timeout.min(limits.idle_timeout) / 4).max(Duration::from_millis(50));
@@ -246,7 +268,7 @@ async fn serve_one<Io>(
                 if let Err(e) = result {
                     tracing::trace!("connection ended: {e}");
                 }
-                return;
+                return handoff.take();
             }
             changed = stop.changed(), if !draining => {
                 if changed.is_err() || *stop.borrow() {
@@ -262,7 +284,7 @@ async fn serve_one<Io>(
                 };
                 if activity.idle_for().is_some_and(|idle| idle >= limit) {
                     tracing::debug!("connection idle for {limit:?}: closed");
-                    return;
+                    return None;
                 }
             }
         }

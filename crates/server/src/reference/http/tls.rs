@@ -401,4 +401,55 @@ mod tests {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
+
+    /// An event stream held over TLS leaves hyper as it does over plain TCP (the TLS
+    /// stream is what is handed over): its chunks arrive through TLS, the last chunk
+    /// ends it, and the connection is then closed (hyper would keep it open).
+    #[tokio::test]
+    async fn a_held_event_stream_over_tls_is_detached_and_ends_cleanly() {
+        use axum::response::sse::{Event, Sse};
+        let (server, client) = configs(&[b"http/1.1"]);
+        let (listener, addr) = listener(server, HANDSHAKE_TIMEOUT).await;
+        let events = || async {
+            let events =
+                ["one", "two"].map(|t| Ok::<_, std::convert::Infallible>(Event::default().data(t)));
+            Sse::new(futures::stream::iter(events))
+        };
+        let app = axum::Router::new().route("/events", axum::routing::get(events));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let served = tokio::spawn(super::super::conn::serve_connections(
+            listener,
+            app,
+            super::super::HttpLimits::default(),
+            async move {
+                let _ = stopped.await;
+            },
+        ));
+        let mut tls = tls_connect(client, addr).await;
+        tls.write_all(
+            b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n",
+        )
+        .await
+        .expect("write");
+        let response = read_to_close(&mut tls)
+            .await
+            .expect("the connection is closed after the stream's last chunk");
+        let response = String::from_utf8_lossy(&response).to_ascii_lowercase();
+        assert!(response.starts_with("http/1.1 200"), "{response}");
+        assert!(response.contains("connection: close"), "{response}");
+        assert!(
+            response.contains("transfer-encoding: chunked"),
+            "{response}"
+        );
+        let body = &response[response.find("\r\n\r\n").expect("head") + 4..];
+        assert_eq!(
+            body,
+            "b\r\ndata: one\n\n\r\nb\r\ndata: two\n\n\r\n0\r\n\r\n"
+        );
+        let _ = stop.send(());
+        tokio::time::timeout(WAIT, served)
+            .await
+            .expect("stopped")
+            .expect("no panic");
+    }
 }
