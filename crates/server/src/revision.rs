@@ -124,20 +124,39 @@ pub(crate) struct Declared {
 
 impl Declared {
     pub(crate) fn of(ctx: &RequestContext<RoleServer>, revision: Revision) -> Declared {
-        let raw: Option<JsonObject> = match revision {
-            Revision::Rounds => match ctx.meta.get(META_CAPABILITIES) {
-                Some(Value::Object(map)) => Some(map.clone()),
-                _ => None,
-            },
-            Revision::Requests => ctx
-                .client_capabilities()
-                .and_then(|c| serde_json::to_value(c).ok())
-                .and_then(|v| match v {
-                    Value::Object(map) => Some(map),
+        match revision {
+            // Read in place: the map is not copied for every request.
+            Revision::Rounds => {
+                Declared::from_capabilities(match ctx.meta.get(META_CAPABILITIES) {
+                    Some(Value::Object(map)) => Some(map),
                     _ => None,
-                }),
-        };
-        Declared::from_capabilities(raw.as_ref())
+                })
+            }
+            Revision::Requests => match ctx.meta.client_capabilities() {
+                // Capabilities in a 2025-11-25 request's `_meta` (rare) win, as rmcp's
+                // `client_capabilities` has it.
+                Some(caps) => Declared::from_typed(&caps),
+                None => ctx
+                    .peer
+                    .peer_info()
+                    .map(|info| Declared::from_typed(&info.capabilities))
+                    .unwrap_or_default(),
+            },
+        }
+    }
+
+    /// What typed capabilities (the session's) declare: the same reading as
+    /// [`Declared::from_capabilities`], without serialising all of them for each request.
+    fn from_typed(caps: &rmcp::model::ClientCapabilities) -> Declared {
+        let elicitation = caps
+            .elicitation
+            .as_ref()
+            .and_then(|e| serde_json::to_value(e).ok());
+        Declared {
+            elicitation: Capability::from_value(elicitation.as_ref()).unwrap_or(Capability::NONE),
+            sampling: caps.sampling.is_some(),
+            roots: caps.roots.is_some(),
+        }
     }
 
     /// What a capabilities object (`_meta`'s or the session's) declares; `None` or a
