@@ -152,10 +152,19 @@ impl Declared {
             .elicitation
             .as_ref()
             .and_then(|e| serde_json::to_value(e).ok());
+        Declared::declaring(
+            elicitation.as_ref(),
+            caps.sampling.is_some(),
+            caps.roots.is_some(),
+        )
+    }
+
+    /// The one reading of an elicitation capability: a malformed one declares nothing.
+    fn declaring(elicitation: Option<&Value>, sampling: bool, roots: bool) -> Declared {
         Declared {
-            elicitation: Capability::from_value(elicitation.as_ref()).unwrap_or(Capability::NONE),
-            sampling: caps.sampling.is_some(),
-            roots: caps.roots.is_some(),
+            elicitation: Capability::from_value(elicitation).unwrap_or(Capability::NONE),
+            sampling,
+            roots,
         }
     }
 
@@ -166,13 +175,11 @@ impl Declared {
             return Declared::default();
         };
         let present = |k: &str| caps.get(k).is_some_and(|v| !v.is_null());
-        Declared {
-            // A malformed elicitation capability declares nothing.
-            elicitation: Capability::from_value(caps.get("elicitation"))
-                .unwrap_or(Capability::NONE),
-            sampling: present("sampling"),
-            roots: present("roots"),
-        }
+        Declared::declaring(
+            caps.get("elicitation"),
+            present("sampling"),
+            present("roots"),
+        )
     }
 }
 

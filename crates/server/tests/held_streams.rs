@@ -21,6 +21,9 @@ use tokio::sync::{mpsc, oneshot};
 /// Events the test sends down the stream: `Some(text)` is an event, `None` ends it.
 type Feed = mpsc::UnboundedSender<Option<String>>;
 
+/// A POST to `/echo` on a kept-alive connection.
+const ECHO: &str = "POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n";
+
 /// A server with `GET /events` (an event stream fed by the test; each GET hands the test
 /// its feed) and `POST /echo` (`ok`).
 struct Server {
@@ -176,8 +179,7 @@ impl Client {
 
     /// A POST on this connection; its body.
     async fn echo(&mut self) -> String {
-        self.send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
-            .await;
+        self.send(ECHO).await;
         let head = self.head().await;
         assert!(head.starts_with("http/1.1 200"), "{head}");
         assert!(head.contains("content-length: 2"), "{head}");
@@ -200,6 +202,19 @@ impl Client {
         .await;
         self.head().await
     }
+}
+
+/// A client holding an HTTP/1.1 stream of `server`, its feed, and `first` already
+/// received (so the stream has been handed over, when detaching).
+async fn held_stream(server: &mut Server, first: &str) -> (Client, Feed) {
+    let mut client = Client::connect(server.addr).await;
+    let head = client.open_stream("HTTP/1.1").await;
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    let feed = server.feed().await;
+    feed.send(Some(first.to_owned()))
+        .expect("the stream is open");
+    assert_eq!(client.chunk().await, format!("data: {first}\n\n"));
+    (client, feed)
 }
 
 fn limits(detach: bool) -> HttpLimits {
@@ -252,12 +267,7 @@ async fn a_held_stream_carries_the_same_chunks_and_ends_its_connection_when_deta
 #[tokio::test]
 async fn a_client_closing_its_held_stream_ends_the_stream_on_the_server() {
     let mut server = start(limits(true)).await;
-    let mut client = Client::connect(server.addr).await;
-    let head = client.open_stream("HTTP/1.1").await;
-    assert!(head.starts_with("http/1.1 200"), "{head}");
-    let feed = server.feed().await;
-    feed.send(Some("hello".into())).expect("open");
-    assert_eq!(client.chunk().await, "data: hello\n\n");
+    let (client, feed) = held_stream(&mut server, "hello").await;
     drop(client);
     tokio::time::timeout(Duration::from_secs(5), feed.closed())
         .await
@@ -269,11 +279,7 @@ async fn a_client_closing_its_held_stream_ends_the_stream_on_the_server() {
 #[tokio::test]
 async fn shutdown_ends_a_held_stream_cleanly() {
     let mut server = start(limits(true)).await;
-    let mut client = Client::connect(server.addr).await;
-    client.open_stream("HTTP/1.1").await;
-    let feed = server.feed().await;
-    feed.send(Some("before".into())).expect("open");
-    assert_eq!(client.chunk().await, "data: before\n\n");
+    let (mut client, feed) = held_stream(&mut server, "before").await;
     server.shut_down().await;
     assert_eq!(client.chunk().await, "", "the last chunk on shutdown");
     assert!(client.closed_within(Duration::from_secs(2)).await);
@@ -287,12 +293,8 @@ async fn a_held_stream_counts_under_the_connection_cap() {
     let mut limited = limits(true);
     limited.max_connections = 1;
     let mut server = start(limited).await;
-    let mut held = Client::connect(server.addr).await;
-    held.open_stream("HTTP/1.1").await;
-    let feed = server.feed().await;
-    feed.send(Some("held".into())).expect("open");
     // The first chunk comes after the handover: the stream is detached by now.
-    assert_eq!(held.chunk().await, "data: held\n\n");
+    let (held, feed) = held_stream(&mut server, "held").await;
     let mut second = Client::connect(server.addr).await;
     let head = second.head().await;
     assert!(head.starts_with("http/1.1 503"), "over the cap: {head}");
@@ -303,9 +305,7 @@ async fn a_held_stream_counts_under_the_connection_cap() {
     let served = async {
         loop {
             let mut third = Client::connect(server.addr).await;
-            third
-                .send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
-                .await;
+            third.send(ECHO).await;
             if third.head().await.starts_with("http/1.1 200") {
                 return;
             }
@@ -342,14 +342,8 @@ async fn an_http_1_0_stream_stays_with_hyper() {
 #[tokio::test]
 async fn bytes_from_the_client_on_a_held_stream_are_dropped() {
     let mut server = start(limits(true)).await;
-    let mut client = Client::connect(server.addr).await;
-    client.open_stream("HTTP/1.1").await;
-    let feed = server.feed().await;
-    feed.send(Some("first".into())).expect("open");
-    assert_eq!(client.chunk().await, "data: first\n\n");
-    client
-        .send("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n")
-        .await;
+    let (mut client, feed) = held_stream(&mut server, "first").await;
+    client.send(ECHO).await;
     feed.send(Some("second".into())).expect("open");
     assert_eq!(client.chunk().await, "data: second\n\n");
     server.shut_down().await;

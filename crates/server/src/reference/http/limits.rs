@@ -62,8 +62,43 @@ pub struct HttpLimits {
     /// Whether an HTTP/1.1 event stream answering a GET (a client's standalone stream,
     /// held open for the session's life) leaves hyper once its head is written, to be
     /// written on by a small task of its own: hyper's connection buffers and task (about
-    /// 28 KB per held stream) are freed. The stream's bytes are the same either way.
-    /// Default `true`.
+    /// 28 KB per held stream) are freed. The stream's events are the same either way; a
+    /// detached stream's head says `Connection: close`, since its connection ends with
+    /// it. Default `true`.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    /// use axum::response::sse::{Event, Sse};
+    /// use mcp_elicit_server::reference::http::{HttpLimits, serve_router};
+    /// use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    ///
+    /// let events = || async {
+    ///     Sse::new(futures::stream::iter([Ok::<_, std::convert::Infallible>(
+    ///         Event::default().data("hi"),
+    ///     )]))
+    /// };
+    /// let app = axum::Router::new().route("/events", axum::routing::get(events));
+    /// let limits = HttpLimits::default();
+    /// assert!(limits.detach_held_streams);
+    /// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    /// let addr = listener.local_addr()?;
+    /// let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    /// let server = tokio::spawn(serve_router(listener, app, limits, async move {
+    ///     let _ = stopped.await;
+    /// }));
+    /// let mut tcp = tokio::net::TcpStream::connect(addr).await?;
+    /// tcp.write_all(b"GET /events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").await?;
+    /// // Detached: the connection closes after the stream's last chunk.
+    /// let mut answer = String::new();
+    /// tcp.read_to_string(&mut answer).await?;
+    /// assert!(answer.to_ascii_lowercase().contains("connection: close"));
+    /// assert!(answer.ends_with("a\r\ndata: hi\n\n\r\n0\r\n\r\n"), "{answer:?}");
+    /// let _ = stop.send(());
+    /// server.await??;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub detach_held_streams: bool,
 }
 
