@@ -17,7 +17,10 @@
 //! responses and lines that are not JSON get no reply.
 
 use mcp_elicit_core::message::METHOD_CREATE;
-use rmcp::model::{ErrorCode, ErrorData, JsonRpcError, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{
+    CustomNotification, CustomRequest, CustomResult, ErrorCode, ErrorData, JsonRpcError,
+    JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -27,10 +30,33 @@ use crate::raw::RawRequests;
 /// The error replies owed for one raw incoming message (a JSON value), empty when rmcp
 /// can parse it or when it holds no request.
 pub(crate) fn replies_for_value(message: &Value) -> Vec<JsonRpcError> {
+    if reads_as_a_request(message) {
+        return Vec::new();
+    }
     match ServerJsonRpcMessage::deserialize(message) {
         Ok(_) => Vec::new(),
         Err(e) => unparsed(message, &e.to_string()),
     }
+}
+
+/// rmcp's server request types, with only the last of them: [`CustomRequest`], which
+/// takes any `method` whose params are an object or absent. rmcp tries the known
+/// requests first and this one last, each on the same buffered message, so whatever
+/// this reads as a request, rmcp reads too.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum AnyRequest {
+    Custom(#[allow(dead_code)] CustomRequest),
+}
+
+/// Whether rmcp reads `message` as a request, found without its typed parse of the
+/// known requests (for an `elicitation/create`, its whole schema): the common case, a
+/// well-formed request, owes no reply. `false` leaves the answer to the full parse.
+fn reads_as_a_request(message: &Value) -> bool {
+    matches!(
+        JsonRpcMessage::<AnyRequest, CustomResult, CustomNotification>::deserialize(message),
+        Ok(JsonRpcMessage::Request(_))
+    )
 }
 
 /// Whether a key is present, whatever its value (a `null` id counts).
@@ -252,6 +278,102 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The shortcut never claims a message rmcp would drop: over every combination of
+    /// envelope members, well-formed and not, what it reads as a request rmcp reads as a
+    /// request too (so no reply owed is skipped), and it does take the well-formed ones.
+    #[test]
+    fn the_shortcut_reads_as_requests_only_what_rmcp_reads_as_requests() {
+        let form = json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object",
+            "properties": {"a": {"type": "string", "pattern": "^x$"}}}});
+        let url = json!({"mode": "url", "message": "m", "url": "https://x.example/", "elicitationId": "e"});
+        let member = |v: Option<Value>| v;
+        let jsonrpcs = [Some(json!("2.0")), Some(json!("1.0")), Some(json!(2)), None];
+        let ids = [
+            Some(json!(1)),
+            Some(json!(-3)),
+            Some(json!(u64::MAX)),
+            Some(json!("s")),
+            Some(json!(1.5)),
+            Some(Value::Null),
+            Some(json!({})),
+            None,
+        ];
+        let methods = [
+            Some(json!("elicitation/create")),
+            Some(json!("ping")),
+            Some(json!("sampling/createMessage")),
+            Some(json!("x/custom")),
+            Some(json!(42)),
+            Some(Value::Null),
+            None,
+        ];
+        let params = [
+            None,
+            Some(Value::Null),
+            Some(json!({})),
+            Some(json!({"message": "m"})),
+            Some(form),
+            Some(url),
+            Some(json!({"mode": "form", "message": 5, "requestedSchema": []})),
+            Some(json!(["x"])),
+            Some(json!("x")),
+            Some(json!({"_meta": 5})),
+            Some(json!({"_meta": {"progressToken": 1}, "message": "m"})),
+        ];
+        let extras = [
+            None,
+            Some(("result", json!({}))),
+            Some(("error", json!({"code": 1, "message": "m"}))),
+            Some(("other", json!(true))),
+        ];
+        let (mut taken, mut checked) = (0, 0);
+        for jsonrpc in &jsonrpcs {
+            for id in &ids {
+                for method in &methods {
+                    for param in &params {
+                        for extra in &extras {
+                            let mut m = Map::new();
+                            for (key, value) in [
+                                ("jsonrpc", member(jsonrpc.clone())),
+                                ("id", member(id.clone())),
+                                ("method", member(method.clone())),
+                                ("params", member(param.clone())),
+                            ] {
+                                if let Some(value) = value {
+                                    m.insert(key.into(), value);
+                                }
+                            }
+                            if let Some((key, value)) = extra {
+                                m.insert((*key).into(), value.clone());
+                            }
+                            let message = Value::Object(m);
+                            checked += 1;
+                            if reads_as_a_request(&message) {
+                                taken += 1;
+                                assert!(
+                                    matches!(
+                                        ServerJsonRpcMessage::deserialize(&message),
+                                        Ok(JsonRpcMessage::Request(_))
+                                    ),
+                                    "{message}"
+                                );
+                                assert!(replies_for_value(&message).is_empty(), "{message}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 4 * 8 * 7 * 11 * 4);
+        assert!(taken > 0);
+        let create = json!({"jsonrpc": "2.0", "id": 1, "method": "elicitation/create",
+            "params": {"mode": "form", "message": "m", "requestedSchema": {"type": "object", "properties": {}}}});
+        assert!(
+            reads_as_a_request(&create),
+            "the common case takes the shortcut"
+        );
     }
 
     #[test]
