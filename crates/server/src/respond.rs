@@ -300,26 +300,24 @@ impl InputRound {
     /// # }
     /// ```
     pub fn to_result(&self) -> InputRequiredResult {
+        self.clone().into_result()
+    }
+
+    /// [`InputRound::to_result`], taking the round: its requests move into the result
+    /// rather than being copied ([`respond`] owns the round it answers).
+    pub(crate) fn into_result(self) -> InputRequiredResult {
         let typed: InputRequests = self
             .requests
             .iter()
             .filter_map(|(k, v)| crate::typed_request::typed_request(v).map(|r| (k.clone(), r)))
             .collect();
+        let typed = (!typed.is_empty()).then_some(typed);
+        let state = self.state.or_else(|| typed.is_none().then(String::new));
         let mut meta = MetaObject::new();
         meta.0.insert(
             EXACT_REQUESTS_META.into(),
-            Value::Object(
-                self.requests
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.clone()))
-                    .collect(),
-            ),
+            Value::Object(self.requests.into_iter().collect()),
         );
-        let typed = (!typed.is_empty()).then_some(typed);
-        let state = self
-            .state
-            .clone()
-            .or_else(|| typed.is_none().then(String::new));
         InputRequiredResult::new(typed, state).with_meta(meta)
     }
 }
@@ -452,7 +450,7 @@ impl Complete for ReadResourceResult {
 pub fn respond<T: Complete>(result: Result<T, Stop>) -> Result<T::Response, ErrorData> {
     match result {
         Ok(done) => Ok(done.complete()),
-        Err(Stop::Input(round)) => Ok(T::input_required(round.to_result())),
+        Err(Stop::Input(round)) => Ok(T::input_required(round.into_result())),
         Err(Stop::User(e)) => Err(e.into()),
         Err(Stop::Fail(e)) => Err(e),
     }

@@ -222,20 +222,26 @@ pub(super) fn check_json_shape(
 ) -> Result<(), ShapeError> {
     let mut depth = 0usize;
     let mut elements = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    for &b in text {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    let mut i = 0;
+    while let Some(&b) = text.get(i) {
+        i += 1;
         match b {
-            b'"' => in_string = true,
+            // A string is skipped to its closing quote at memchr's pace (most of a body's
+            // bytes are in strings: a sealed `requestState`, answers, messages); an
+            // unterminated one ends the check, as the parser after this reports it.
+            b'"' => loop {
+                let Some(rest) = text.get(i..) else {
+                    return Ok(());
+                };
+                match memchr::memchr2(b'"', b'\\', rest) {
+                    None => return Ok(()),
+                    Some(at) if rest[at] == b'\\' => i += at + 2,
+                    Some(at) => {
+                        i += at + 1;
+                        break;
+                    }
+                }
+            },
             b'[' | b'{' => {
                 depth += 1;
                 elements += 1;
@@ -263,6 +269,63 @@ pub(super) fn check_json_shape(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The byte-by-byte scan this check replaced, kept as the oracle of its rules.
+    fn byte_by_byte(text: &[u8], max_depth: usize, max_elements: usize) -> Result<(), ShapeError> {
+        let (mut depth, mut elements, mut in_string, mut escaped) = (0usize, 0usize, false, false);
+        for &b in text {
+            if in_string {
+                match (escaped, b) {
+                    (true, _) => escaped = false,
+                    (false, b'\\') => escaped = true,
+                    (false, b'"') => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' => {
+                    depth += 1;
+                    elements += 1;
+                    if depth > max_depth {
+                        return Err(ShapeError {
+                            limit: "max_json_depth".into(),
+                            value: max_depth,
+                        });
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                b',' => elements += 1,
+                _ => {}
+            }
+            if elements > max_elements {
+                return Err(ShapeError {
+                    limit: "max_json_elements".into(),
+                    value: max_elements,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    proptest::proptest! {
+        /// Skipping strings with memchr decides exactly as reading every byte did, on
+        /// any text of the characters that matter (escapes at the end, unterminated
+        /// strings, escaped quotes and backslashes included).
+        #[test]
+        fn skipping_strings_decides_as_reading_every_byte(
+            text in proptest::collection::vec(proptest::sample::select(
+                b"\"\\[]{},a ".to_vec()), 0..64),
+            max_depth in 0usize..6,
+            max_elements in 0usize..12,
+        ) {
+            proptest::prop_assert_eq!(
+                check_json_shape(&text, max_depth, max_elements),
+                byte_by_byte(&text, max_depth, max_elements)
+            );
+        }
+    }
 
     #[test]
     fn json_shape_counts_depth_and_elements_outside_strings() {
