@@ -86,9 +86,10 @@ pub(crate) struct LimitArgs {
     session_layer: String,
     /// Seconds a session of the lean layer stays idle (no request unanswered, nothing
     /// queued) before its handler is put to sleep: rmcp's service loop and the handler
-    /// (about 36 KB) and its answered calls' replay are freed, the session and its GET
-    /// stream stay, and its next message
-    /// starts a new handler. 0: never.
+    /// (about 36 KB allocated) and its answered calls' replay are freed, the session and
+    /// its GET stream stay (asleep with a pending URL elicitation, a session measured
+    /// 10-12 KB in all: BENCHMARKS.md), and its next message starts a new handler. 0:
+    /// never.
     #[arg(
         long,
         env = "MCP_ELICIT_SESSION_HIBERNATE_AFTER",
