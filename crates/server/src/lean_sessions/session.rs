@@ -734,10 +734,14 @@ impl Session {
         if excess > 0 {
             let State { done, streams, .. } = s;
             done.retain(|&(_, id)| {
+                // Once enough are gone, the rest stay without a look at their stream.
+                if excess == 0 {
+                    return true;
+                }
                 let taken = streams
                     .get(&id)
                     .is_none_or(|c| c.delivered >= c.next_index());
-                if excess == 0 || !taken {
+                if !taken {
                     return true;
                 }
                 streams.remove(&id);
