@@ -2,7 +2,7 @@
 //!
 //! Every failure of the elicitation API is an [`Error`] with an [`ErrorKind`]. A tool that
 //! cannot go on returns it with `?`: [`From<Error> for ErrorData`](#impl-From<Error>-for-ErrorData)
-//! is the only place where a kind becomes a JSON-RPC code, and the only place where code
+//! (in `error/mapping.rs`) is the only place where a kind becomes a JSON-RPC code, and the only place where code
 //! `-32042` (`URLElicitationRequiredError`) is produced. The kinds, what causes each and
 //! what to do, are listed on [`ErrorKind`].
 
