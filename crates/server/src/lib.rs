@@ -323,6 +323,8 @@ mod serve;
 mod session_layer;
 mod session_limits;
 mod state;
+#[cfg(feature = "reference")]
+mod stateless_front;
 pub mod store;
 mod streamable;
 mod typed_request;
@@ -363,6 +365,8 @@ pub use session_layer::{
 };
 pub use session_limits::{SessionGuard, SessionLimits, enforce as enforce_session_limits};
 pub use state::{MAX_STATE_BYTES, StateBinding, StateKeys};
+#[cfg(feature = "reference")]
+pub use stateless_front::{HandlerFactory, StatelessFront};
 pub use store::{
     Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
 };

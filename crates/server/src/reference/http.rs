@@ -143,9 +143,12 @@ where
     M: rmcp::transport::streamable_http_server::session::SessionManager + crate::SessionDirectory,
 {
     let factory_ref = reference.clone();
+    let factory: crate::HandlerFactory<_> =
+        Arc::new(move || factory_ref.service().map_err(std::io::Error::other));
     let guard = session_guard(reference, &sessions, ct.clone());
+    let rmcp_factory = Arc::clone(&factory);
     let service = StreamableHttpService::new(
-        move || factory_ref.service().map_err(std::io::Error::other),
+        move || rmcp_factory(),
         Arc::clone(&sessions),
         // A 2026-07-28 request whose handler answers at once (every reference tool: a
         // round or a result) is answered as `application/json`, not as a one-event SSE
@@ -154,8 +157,12 @@ where
     );
     let directory: Arc<dyn crate::SessionDirectory> = sessions;
     Router::new()
-        // Behind an `Arc`: axum clones a mounted service for every request.
-        .nest_service(MCP_PATH, crate::SharedHttpService::new(service))
+        // Behind an `Arc`: axum clones a mounted service for every request. A stateless
+        // 2026-07-28 `tools/call` is answered in front of rmcp's service.
+        .nest_service(
+            MCP_PATH,
+            crate::StatelessFront::new(crate::SharedHttpService::new(service), factory),
+        )
         // Requests in progress per session and user, sessions per user, idle sessions.
         .layer(axum::middleware::from_fn_with_state(guard, enforce))
         // DELETE of an unknown or ended session: 404.

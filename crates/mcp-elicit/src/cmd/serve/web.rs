@@ -147,12 +147,19 @@ where
     let guard = http::session_guard(reference, &sessions, ct.clone());
     let directory: Arc<dyn SessionDirectory> = Arc::clone(&sessions) as Arc<dyn SessionDirectory>;
     Router::new()
-        // Behind an `Arc`: axum clones a mounted service for every request.
+        // Behind an `Arc`: axum clones a mounted service for every request. A stateless
+        // 2026-07-28 `tools/call` is answered in front of rmcp's service.
         .nest_service(
             MCP_PATH,
-            mcp_elicit_server::SharedHttpService::new(mcp_service(
-                reference, factory, sessions, ct,
-            )),
+            mcp_elicit_server::StatelessFront::new(
+                mcp_elicit_server::SharedHttpService::new(mcp_service(
+                    reference,
+                    Arc::clone(&factory),
+                    sessions,
+                    ct,
+                )),
+                factory,
+            ),
         )
         // Requests in progress per session and user, sessions per user, idle sessions
         // (inside `protect`: the user is the token's).
@@ -204,7 +211,7 @@ pub(crate) async fn serve_stdio(
 }
 
 /// Makes the handler of a session (the web tools in front of the reference server).
-type HandlerFactory = Arc<dyn Fn() -> Result<Edge<WebServer>, std::io::Error> + Send + Sync>;
+type HandlerFactory = mcp_elicit_server::HandlerFactory<Edge<WebServer>>;
 
 /// What makes each session's handler (a new one for a session that wakes up).
 fn handler_factory(reference: &Reference, web: &Web) -> HandlerFactory {

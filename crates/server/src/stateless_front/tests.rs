@@ -1,0 +1,367 @@
+//! The front answers what it takes exactly as rmcp's service answers it, and passes
+//! everything else: each request goes to a service with the front and to one without,
+//! and the two answers are compared.
+
+// Logging is deprecated in rmcp (SEP-2577), but a handler may still notify before it answers.
+#![allow(deprecated)]
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
+    JsonObject, LoggingLevel, LoggingMessageNotificationParam, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::transport::StreamableHttpService;
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::{RoleServer, ServerHandler};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+use super::{HandlerFactory, StatelessFront};
+use crate::SharedHttpService;
+
+/// A handler whose tools answer at once, fail, or notify before answering.
+#[derive(Clone)]
+struct Tools;
+
+fn schema(v: Value) -> Arc<JsonObject> {
+    Arc::new(v.as_object().cloned().unwrap_or_default())
+}
+
+fn tool(name: &'static str) -> Option<Tool> {
+    let plain = || schema(json!({"type": "object", "properties": {"text": {"type": "string"}}}));
+    match name {
+        "echo" | "fail" | "version" | "notify" => Some(Tool::new(name, "test", plain())),
+        "routed" => Some(Tool::new(
+            name,
+            "test",
+            schema(json!({"type": "object", "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"}}})),
+        )),
+        _ => None,
+    }
+}
+
+impl ServerHandler for Tools {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_logging()
+                .build(),
+        )
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2026_07_28))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        ["echo", "fail", "version", "notify", "routed"]
+            .into_iter()
+            .find(|n| *n == name)
+            .and_then(tool)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let text = |t: String| {
+            CallToolResponse::Complete(CallToolResult::success(vec![ContentBlock::text(t)]))
+        };
+        match request.name.as_ref() {
+            "echo" | "routed" => Ok(text(format!(
+                "{} {:?}",
+                serde_json::to_string(&request.arguments).unwrap_or_default(),
+                ctx.protocol_version()
+            ))),
+            "fail" => Err(ErrorData::invalid_params("no such text", None)),
+            "version" => Err(ErrorData::new(
+                ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+                "needs elicitation",
+                None,
+            )),
+            "notify" => {
+                let _ = ctx
+                    .peer
+                    .notify_logging_message(LoggingMessageNotificationParam::new(
+                        LoggingLevel::Info,
+                        json!("working"),
+                    ))
+                    .await;
+                Ok(text("done".into()))
+            }
+            _ => Err(ErrorData::invalid_params("unknown tool", None)),
+        }
+    }
+}
+
+fn config() -> StreamableHttpServerConfig {
+    StreamableHttpServerConfig::default()
+        .with_allowed_hosts(["localhost", "127.0.0.1", "::1"])
+        .with_json_response(true)
+}
+
+fn rmcp_only() -> SharedHttpService<Tools, LocalSessionManager> {
+    SharedHttpService::new(StreamableHttpService::new(
+        || Ok(Tools),
+        Arc::new(LocalSessionManager::default()),
+        config(),
+    ))
+}
+
+fn front() -> StatelessFront<Tools, LocalSessionManager> {
+    let factory: HandlerFactory<Tools> = Arc::new(|| Ok(Tools));
+    let rmcp_factory = Arc::clone(&factory);
+    StatelessFront::new(
+        SharedHttpService::new(StreamableHttpService::new(
+            move || rmcp_factory(),
+            Arc::new(LocalSessionManager::default()),
+            config(),
+        )),
+        factory,
+    )
+}
+
+fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"}
+    })
+}
+
+fn call(name: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+        "params": {"name": name, "arguments": {"text": "hi"}, "_meta": meta()}})
+}
+
+/// A request as a 2026-07-28 client sends it; `edit` changes it.
+fn request(body: &Value, edit: impl Fn(&mut axum::http::request::Builder)) -> Request<Body> {
+    let name = body["params"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let mut b = Request::post("/")
+        .header("host", "127.0.0.1:8080")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", name);
+    edit(&mut b);
+    b.body(Body::from(body.to_string())).expect("request")
+}
+
+/// What a client sees of an answer: status, content type, and the body (JSON, or the
+/// `data` of each SSE event, keep-alives left out).
+async fn seen(response: axum::response::Response) -> (StatusCode, String, Value) {
+    let status = response.status();
+    let kind = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .expect("body");
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let body = if kind.starts_with("text/event-stream") {
+        Value::Array(
+            text.lines()
+                .filter_map(|l| l.strip_prefix("data:"))
+                .map(|d| d.trim())
+                .filter(|d| !d.is_empty())
+                .map(|d| serde_json::from_str(d).unwrap_or(Value::String(d.into())))
+                .collect(),
+        )
+    } else {
+        serde_json::from_str(&text).unwrap_or(Value::String(text))
+    };
+    (status, kind, body)
+}
+
+/// Sends `make()` to both services; the answers must be the same, and the front must have
+/// taken it (answered it itself) or not, as `taken` says.
+async fn same(make: impl Fn() -> Request<Body>, taken: bool) -> (StatusCode, Value) {
+    let front = front();
+    let counter = Arc::clone(&front.taken);
+    let with = seen(front.oneshot(make()).await.expect("infallible")).await;
+    let without = seen(rmcp_only().oneshot(make()).await.expect("infallible")).await;
+    assert_eq!(with, without, "the same answer with and without the front");
+    assert_eq!(
+        counter.load(Ordering::Relaxed),
+        usize::from(taken),
+        "taken by the front: {taken} ({with:?})"
+    );
+    (with.0, with.2)
+}
+
+#[tokio::test]
+async fn what_the_front_takes_is_answered_as_rmcp_answers_it() {
+    // The common request: a result, as JSON, with the handler seeing 2026-07-28.
+    let (status, body) = same(|| request(&call("echo"), |_| {}), true).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(
+        body["result"]["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("2026-07-28") && t.contains("\"hi\"")),
+        "{body}"
+    );
+    // A handler's error: 200 with the JSON-RPC error; a missing capability: 400.
+    let (status, body) = same(|| request(&call("fail"), |_| {}), true).await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (StatusCode::OK, json!(-32602))
+    );
+    let (status, _) = same(|| request(&call("version"), |_| {}), true).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // A handler that notifies first: an SSE stream, the notification then the result.
+    let (_, events) = same(|| request(&call("notify"), |_| {}), true).await;
+    assert_eq!(events[0]["method"], "notifications/message", "{events}");
+    assert_eq!(
+        events[1]["result"]["content"][0]["text"], "done",
+        "{events}"
+    );
+    // A body of unknown length (the session limits hand bodies on as streams).
+    same(
+        || {
+            let mut r = request(&call("echo"), |_| {});
+            let bytes = call("echo").to_string();
+            *r.body_mut() = Body::from_stream(futures::stream::iter([
+                Ok::<_, std::io::Error>(bytes[..10].to_owned()),
+                Ok(bytes[10..].to_owned()),
+            ]));
+            r
+        },
+        true,
+    )
+    .await;
+    // Any port, and a host name in capitals, as rmcp allows them.
+    same(
+        || {
+            request(&call("echo"), |b| {
+                b.headers_mut()
+                    .map(|h| h.insert("host", "LOCALHOST".parse().expect("value")));
+            })
+        },
+        true,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn what_the_front_does_not_take_reaches_rmcp_as_it_came() {
+    let header = |name: &'static str, value: &'static str| {
+        move |b: &mut axum::http::request::Builder| {
+            if let Some(h) = b.headers_mut() {
+                h.insert(name, value.parse().expect("value"));
+            }
+        }
+    };
+    // Refused by rmcp: a host not allowed (403), a name that differs from the body's
+    // (400), an `Accept` without SSE (406).
+    let (status, _) = same(
+        || request(&call("echo"), header("host", "evil.example")),
+        false,
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    let (status, _) = same(|| request(&call("echo"), header("mcp-name", "fail")), false).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = same(
+        || request(&call("echo"), header("accept", "application/json")),
+        false,
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_ACCEPTABLE);
+    // Left to rmcp's reading, whatever it answers: an `Origin`, a weighted `Accept`, an
+    // encoded name, a header parameter, a tool declaring one, an unknown tool.
+    same(
+        || request(&call("echo"), header("origin", "http://127.0.0.1:8080")),
+        false,
+    )
+    .await;
+    same(
+        || {
+            request(
+                &call("echo"),
+                header("accept", "application/json;q=1, text/event-stream"),
+            )
+        },
+        false,
+    )
+    .await;
+    same(
+        || request(&call("echo"), header("mcp-name", "=?base64?ZWNobw==?=")),
+        false,
+    )
+    .await;
+    same(
+        || request(&call("echo"), header("mcp-param-region", "eu")),
+        false,
+    )
+    .await;
+    same(|| request(&call("routed"), |_| {}), false).await;
+    same(|| request(&call("nothing"), |_| {}), false).await;
+    // A body over rmcp's limit, of unknown length: rmcp's 413, whatever the front read.
+    let (status, _) = same(
+        || {
+            let mut r = request(&call("echo"), |_| {});
+            let big = format!("{{\"pad\": \"{}\"}}", "x".repeat(5 << 20));
+            *r.body_mut() = Body::from_stream(futures::stream::iter(
+                big.into_bytes()
+                    .chunks(1 << 16)
+                    .map(|c| Ok::<_, std::io::Error>(c.to_vec()))
+                    .collect::<Vec<_>>(),
+            ));
+            r
+        },
+        false,
+    )
+    .await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    // Bodies that are not exactly a complete 2026-07-28 `tools/call`.
+    let mut stray = call("echo");
+    stray["result"] = json!({});
+    same(|| request(&stray, |_| {}), false).await;
+    let mut partial = call("echo");
+    partial["params"]["_meta"]
+        .as_object_mut()
+        .expect("meta")
+        .remove("io.modelcontextprotocol/protocolVersion");
+    let (status, _) = same(|| request(&partial, |_| {}), false).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    // What rmcp's own check of the `_meta` lets through (it does not ask for
+    // `clientInfo`), the front takes, with the same answer.
+    let mut no_info = call("echo");
+    no_info["params"]["_meta"]
+        .as_object_mut()
+        .expect("meta")
+        .remove("io.modelcontextprotocol/clientInfo");
+    same(|| request(&no_info, |_| {}), true).await;
+    let mut other_version = call("echo");
+    other_version["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] =
+        json!("2025-11-25");
+    same(|| request(&other_version, |_| {}), false).await;
+    same(
+        || request(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}}), header("mcp-method", "tools/list")),
+        false,
+    )
+    .await;
+    same(
+        || request(&call("echo"), header("mcp-protocol-version", "2025-11-25")),
+        false,
+    )
+    .await;
+}
