@@ -365,3 +365,63 @@ async fn what_the_front_does_not_take_reaches_rmcp_as_it_came() {
     )
     .await;
 }
+
+/// Sends `request` to both services and returns what the client sees of each.
+async fn both(
+    make: impl Fn() -> Request<Body>,
+) -> ((StatusCode, String, Value), (StatusCode, String, Value)) {
+    let with = seen(front().oneshot(make()).await.expect("infallible")).await;
+    let without = seen(rmcp_only().oneshot(make()).await.expect("infallible")).await;
+    (with, without)
+}
+
+use proptest::strategy::Strategy as _;
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+    /// Whatever the `Host`, `Accept`, `Content-Type` and `Mcp-Name`, a client gets the same
+    /// answer with the front as without it: the front's own reading of those headers never
+    /// lets through what rmcp refuses, nor refuses what rmcp lets through.
+    #[test]
+    fn any_headers_get_the_answer_rmcp_gives(
+        host in proptest::prop_oneof![
+            proptest::sample::select(vec!["127.0.0.1", "localhost", "LocalHost", "[::1]", "::1",
+                "127.0.0.1.", "evil.example", "127.0.0.1@evil", "", "localhost:", "localhost:0",
+                "localhost:65535", "localhost:65536", "localhost:08080", "localhost:80:80"])
+                .prop_map(str::to_owned),
+            "[a-zL0-9.:\\[\\]@-]{0,14}",
+        ],
+        accept in proptest::sample::select(vec!["application/json, text/event-stream",
+            "text/event-stream,application/json", "APPLICATION/JSON, Text/Event-Stream",
+            "application/json", "*/*", "application/json;q=0, text/event-stream",
+            "application/json, text/event-stream;q=0", "application/json , , text/event-stream",
+            "application/json, text/event-stream, \"x\"", ""]),
+        content_type in proptest::sample::select(vec!["application/json",
+            "application/json; charset=utf-8", "Application/JSON", "text/plain",
+            "application/json-seq", ""]),
+        name in proptest::sample::select(vec!["echo", "Echo", "echo ", "=?base64?ZWNobw==?=",
+            "fail", "nothing", ""]),
+    ) {
+        use proptest::{prop_assert_eq, prop_assume};
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .expect("runtime");
+        let values_ok = [host.as_str(), accept, content_type, name]
+            .iter()
+            .all(|v| axum::http::HeaderValue::from_str(v).is_ok());
+        prop_assume!(values_ok);
+        let (with, without) = runtime.block_on(both(|| {
+            request(&call("echo"), |b| {
+                if let Some(h) = b.headers_mut() {
+                    for (k, v) in [("host", host.as_str()), ("accept", accept),
+                        ("content-type", content_type), ("mcp-name", name)] {
+                        h.insert(k, v.parse().expect("checked"));
+                    }
+                }
+            })
+        }));
+        prop_assert_eq!(with, without);
+    }
+}
