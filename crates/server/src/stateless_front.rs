@@ -239,8 +239,13 @@ where
             Some((name, port)) => (name, Some(port)),
             None => (value, None),
         };
-        let port_ok =
-            port.is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.parse::<u16>().is_ok());
+        // Digits only (`u16`'s parse would also take a sign).
+        let port_ok = port.is_none_or(|p| {
+            !p.is_empty()
+                && p.len() <= 5
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && p.parse::<u16>().is_ok()
+        });
         let name_ok = !name.is_empty()
             && name
                 .bytes()

@@ -388,9 +388,10 @@ proptest::proptest! {
         host in proptest::prop_oneof![
             proptest::sample::select(vec!["127.0.0.1", "localhost", "LocalHost", "[::1]", "::1",
                 "127.0.0.1.", "evil.example", "127.0.0.1@evil", "", "localhost:", "localhost:0",
-                "localhost:65535", "localhost:65536", "localhost:08080", "localhost:80:80"])
+                "localhost:65535", "localhost:65536", "localhost:08080", "localhost:80:80",
+                "localhost:+80", "localhost:-1", "localhost: 80"])
                 .prop_map(str::to_owned),
-            "[a-zL0-9.:\\[\\]@-]{0,14}",
+            "[a-zL0-9.:+\\[\\]@-]{0,14}",
         ],
         accept in proptest::sample::select(vec!["application/json, text/event-stream",
             "text/event-stream,application/json", "APPLICATION/JSON, Text/Event-Stream",
