@@ -288,7 +288,6 @@ mod tests {
         let form = json!({"mode": "form", "message": "m", "requestedSchema": {"type": "object",
             "properties": {"a": {"type": "string", "pattern": "^x$"}}}});
         let url = json!({"mode": "url", "message": "m", "url": "https://x.example/", "elicitationId": "e"});
-        let member = |v: Option<Value>| v;
         let jsonrpcs = [Some(json!("2.0")), Some(json!("1.0")), Some(json!(2)), None];
         let ids = [
             Some(json!(1)),
@@ -336,10 +335,10 @@ mod tests {
                         for extra in &extras {
                             let mut m = Map::new();
                             for (key, value) in [
-                                ("jsonrpc", member(jsonrpc.clone())),
-                                ("id", member(id.clone())),
-                                ("method", member(method.clone())),
-                                ("params", member(param.clone())),
+                                ("jsonrpc", jsonrpc.clone()),
+                                ("id", id.clone()),
+                                ("method", method.clone()),
+                                ("params", param.clone()),
                             ] {
                                 if let Some(value) = value {
                                     m.insert(key.into(), value);
