@@ -302,6 +302,9 @@ pub struct Ask {
     used: BTreeMap<String, Value>,
     /// Keys asked by this run.
     keys: HashSet<String>,
+    /// Whether this request's rounds need rmcp's typed copy of their requests (not when
+    /// a front writes the answer with the exact ones).
+    pub(crate) typed_rounds: bool,
 }
 
 impl Ask {
@@ -333,6 +336,7 @@ impl Ask {
             url_done: BTreeMap::new(),
             used: BTreeMap::new(),
             keys: HashSet::new(),
+            typed_rounds: true,
         };
         if revision == Revision::Requests {
             return Ok(ask);

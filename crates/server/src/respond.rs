@@ -274,4 +274,22 @@ mod tests {
         assert_eq!(out["inputRequests"]["q"], exact);
         assert!(out.get("_meta").is_none(), "{out}");
     }
+
+    #[test]
+    fn a_round_for_an_exact_writer_carries_no_typed_copy_and_leaves_the_same() {
+        let exact = json!({"method": "elicitation/create", "params": {"mode": "form", "message": "m",
+            "requestedSchema": {"type": "object", "properties": {"h": {"type": "string", "pattern": "^a+$"}}}}});
+        for state in [Some("s".to_owned()), None] {
+            let round = InputRound::new(BTreeMap::from([("q".to_owned(), exact.clone())]), state);
+            let lean = round.clone().exact_only().into_result();
+            assert!(lean.input_requests.is_none(), "no typed copy");
+            let out = serde_json::to_value(exact_result(ServerResult::InputRequiredResult(lean)))
+                .expect("json");
+            assert_eq!(
+                out,
+                round.to_value(),
+                "the same on the wire as with the copy"
+            );
+        }
+    }
 }

@@ -26,6 +26,13 @@ use serde_json::Value;
 
 use crate::respond::EXACT_REQUESTS_META;
 
+/// Put in a request's extensions by a front that writes the request's answer itself and
+/// moves a round's exact requests into `inputRequests` on the way, whatever its size
+/// (`StatelessFront`): the rounds of that request are built
+/// without rmcp's typed copy of their requests, which nothing would read.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct WritesRoundsExactly;
+
 /// Moves the exact requests of a round into `inputRequests`, in a result's JSON.
 /// Returns whether anything changed.
 fn exact_in_result(result: &mut Value) -> bool {
@@ -67,7 +74,7 @@ pub(crate) fn exact_result(result: ServerResult) -> ServerResult {
 /// A single message is rewritten in its text ([`splice_round`]: the exact requests
 /// move as the bytes they are, nothing else is parsed into values or written again);
 /// a batch, or text the splice does not take, goes through [`exact_message_value`].
-fn exact_message_text(text: &str) -> Option<String> {
+pub(crate) fn exact_message_text(text: &str) -> Option<String> {
     if !text.contains(EXACT_REQUESTS_META) {
         return None;
     }

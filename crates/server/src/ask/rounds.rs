@@ -101,7 +101,12 @@ impl Ask {
         let state = hub
             .state_keys()?
             .seal_json(&payload, &self.binding, expires)?;
-        Ok(InputRound::new(requests, Some(state)))
+        let round = InputRound::new(requests, Some(state));
+        Ok(if self.typed_rounds {
+            round
+        } else {
+            round.exact_only()
+        })
     }
 }
 

@@ -285,7 +285,12 @@ impl SessionScope {
     ) -> Result<Ask, Error> {
         let elicitor = self.elicitor(ctx)?;
         let revision = Revision::of(ctx);
-        Ask::new(elicitor, revision, Declared::of(ctx, revision), request).await
+        let mut ask = Ask::new(elicitor, revision, Declared::of(ctx, revision), request).await?;
+        ask.typed_rounds = ctx
+            .extensions
+            .get::<crate::wire::WritesRoundsExactly>()
+            .is_none();
+        Ok(ask)
     }
 
     /// [`SessionScope::ask`] for the tool call `ctx` belongs to, with the call's

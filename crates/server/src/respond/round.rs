@@ -131,6 +131,9 @@ pub(crate) const EXACT_REQUESTS_META: &str = "mcp-elicit/exactInputRequests";
 pub struct InputRound {
     requests: BTreeMap<String, Value>,
     state: Option<String>,
+    /// Whether [`InputRound::into_result`] builds rmcp's typed copy of the requests
+    /// (not when the request's answer is written by a front that sends the exact ones).
+    typed: bool,
 }
 
 impl InputRound {
@@ -155,7 +158,20 @@ impl InputRound {
     /// assert_eq!(wire["requestState"], "s");
     /// ```
     pub fn new(requests: BTreeMap<String, Value>, state: Option<String>) -> Self {
-        Self { requests, state }
+        Self {
+            requests,
+            state,
+            typed: true,
+        }
+    }
+
+    /// This round for a request whose answer a front writes with the exact requests
+    /// ([`WritesRoundsExactly`](crate::wire::WritesRoundsExactly)): its result carries
+    /// them only in the `_meta` member, not also as rmcp's typed (lossy) copy, whose
+    /// building is most of a round's cost.
+    pub(crate) fn exact_only(mut self) -> Self {
+        self.typed = false;
+        self
     }
 
     /// The input requests by key (`{"method": ..., "params": ...}` each).
@@ -292,12 +308,16 @@ impl InputRound {
     /// [`InputRound::to_result`], taking the round: its requests move into the result
     /// rather than being copied ([`respond`] owns the round it answers).
     pub(crate) fn into_result(self) -> InputRequiredResult {
-        let typed: InputRequests = self
-            .requests
-            .iter()
-            .filter_map(|(k, v)| crate::typed_request::typed_request(v).map(|r| (k.clone(), r)))
-            .collect();
-        let typed = (!typed.is_empty()).then_some(typed);
+        let typed = if self.typed {
+            let typed: InputRequests = self
+                .requests
+                .iter()
+                .filter_map(|(k, v)| crate::typed_request::typed_request(v).map(|r| (k.clone(), r)))
+                .collect();
+            (!typed.is_empty()).then_some(typed)
+        } else {
+            None
+        };
         let state = self.state.or_else(|| typed.is_none().then(String::new));
         let mut meta = MetaObject::new();
         meta.0.insert(

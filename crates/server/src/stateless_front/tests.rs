@@ -6,6 +6,7 @@
 #![allow(deprecated)]
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
@@ -25,7 +26,9 @@ use serde_json::{Value, json};
 use tower::ServiceExt;
 
 use super::{HandlerFactory, StatelessFront};
-use crate::SharedHttpService;
+use crate::respond::EXACT_REQUESTS_META;
+use crate::wire::WritesRoundsExactly;
+use crate::{InputRound, SharedHttpService, Stop};
 
 /// A handler whose tools answer at once, fail, or notify before answering.
 #[derive(Clone)]
@@ -38,7 +41,7 @@ fn schema(v: Value) -> Arc<JsonObject> {
 fn tool(name: &'static str) -> Option<Tool> {
     let plain = || schema(json!({"type": "object", "properties": {"text": {"type": "string"}}}));
     match name {
-        "echo" | "fail" | "version" | "notify" => Some(Tool::new(name, "test", plain())),
+        "echo" | "fail" | "version" | "notify" | "round" => Some(Tool::new(name, "test", plain())),
         "routed" => Some(Tool::new(
             name,
             "test",
@@ -64,7 +67,7 @@ impl ServerHandler for Tools {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        ["echo", "fail", "version", "notify", "routed"]
+        ["echo", "fail", "version", "notify", "routed", "round"]
             .into_iter()
             .find(|n| *n == name)
             .and_then(tool)
@@ -100,9 +103,43 @@ impl ServerHandler for Tools {
                     .await;
                 Ok(text("done".into()))
             }
+            "round" => {
+                if request
+                    .arguments
+                    .as_ref()
+                    .is_some_and(|a| a.contains_key("notify"))
+                {
+                    let _ = ctx
+                        .peer
+                        .notify_logging_message(LoggingMessageNotificationParam::new(
+                            LoggingLevel::Info,
+                            json!("asking"),
+                        ))
+                        .await;
+                }
+                // As `Ask` builds a round: without rmcp's typed copy when a front writes
+                // the answer with the exact requests.
+                let round = InputRound::new(
+                    BTreeMap::from([("q".to_owned(), exact_request())]),
+                    Some("s.t".into()),
+                );
+                let round = if ctx.extensions.get::<WritesRoundsExactly>().is_some() {
+                    round.exact_only()
+                } else {
+                    round
+                };
+                crate::respond::<CallToolResult>(Err(Stop::Input(round)))
+            }
             _ => Err(ErrorData::invalid_params("unknown tool", None)),
         }
     }
+}
+
+/// A form request with a `pattern`, which rmcp's typed model drops.
+fn exact_request() -> Value {
+    json!({"method": "elicitation/create", "params": {"mode": "form", "message": "Handle?",
+        "requestedSchema": {"type": "object", "properties": {
+            "h": {"type": "string", "pattern": "^[a-z]+$"}}}}})
 }
 
 fn config() -> StreamableHttpServerConfig {
@@ -425,4 +462,46 @@ proptest::proptest! {
         }));
         prop_assert_eq!(with, without);
     }
+}
+
+#[tokio::test]
+async fn rounds_leave_the_front_with_their_exact_requests_and_no_typed_copy() {
+    let plain = || request(&call("round"), |_| {});
+    let mut notifying = call("round");
+    notifying["params"]["arguments"] = json!({"notify": true});
+    let streamed = || request(&notifying, |_| {});
+    // JSON, and SSE (the handler notifies first): the exact request, `pattern` and all,
+    // with nothing of the private member left, whatever middleware is (not) around.
+    let (status, kind, json_body) = seen(front().oneshot(plain()).await.expect("infallible")).await;
+    assert_eq!(
+        (status, kind.as_str()),
+        (StatusCode::OK, "application/json")
+    );
+    let (_, kind, events) = seen(front().oneshot(streamed()).await.expect("infallible")).await;
+    assert!(kind.starts_with("text/event-stream"), "{kind}");
+    let last = events
+        .as_array()
+        .and_then(|e| e.last())
+        .cloned()
+        .unwrap_or_default();
+    for body in [&json_body, &last] {
+        let result = &body["result"];
+        assert_eq!(result["inputRequests"]["q"], exact_request(), "{body}");
+        assert_eq!(result["resultType"], "input_required", "{body}");
+        assert_eq!(result["requestState"], "s.t", "{body}");
+        assert!(result.get("_meta").is_none(), "{body}");
+    }
+    // rmcp alone (no front, no marker): the typed copy, without `pattern`, and the exact
+    // requests still in the private member for the wire middleware.
+    let (_, _, typed) = seen(rmcp_only().oneshot(plain()).await.expect("infallible")).await;
+    let schema = &typed["result"]["inputRequests"]["q"]["params"]["requestedSchema"];
+    assert_eq!(schema["properties"]["h"]["type"], "string", "{typed}");
+    assert!(
+        schema["properties"]["h"].get("pattern").is_none(),
+        "{typed}"
+    );
+    assert_eq!(
+        typed["result"]["_meta"][EXACT_REQUESTS_META]["q"],
+        exact_request()
+    );
 }
