@@ -122,11 +122,31 @@ impl FormRequest {
     /// # Ok::<(), mcp_elicit_core::error::Errors>(())
     /// ```
     pub fn to_value(&self) -> Value {
+        Self::params(&self.message, &self.schema, self.meta.as_ref())
+    }
+
+    /// The params [`FormRequest::to_value`] writes for these parts, without building a
+    /// request (no copy of the schema): for a server that asks the same checked schema
+    /// again and again.
+    ///
+    /// ```
+    /// # use mcp_elicit_core::Schema;
+    /// # use mcp_elicit_core::message::FormRequest;
+    /// # use serde_json::json;
+    /// let schema = Schema::parse(&json!({"type": "object", "properties": {
+    ///     "party": {"type": "integer", "minimum": 1}}}))?;
+    /// assert_eq!(
+    ///     FormRequest::params("How many?", &schema, None),
+    ///     FormRequest::new("How many?", schema.clone()).to_value(),
+    /// );
+    /// # Ok::<(), mcp_elicit_core::error::Errors>(())
+    /// ```
+    pub fn params(message: &str, schema: &Schema, meta: Option<&Map<String, Value>>) -> Value {
         let mut map = Map::new();
         map.insert("mode".into(), Value::String(Mode::Form.as_str().into()));
-        map.insert("message".into(), Value::String(self.message.clone()));
-        map.insert("requestedSchema".into(), self.schema.to_value());
-        if let Some(m) = &self.meta {
+        map.insert("message".into(), Value::String(message.to_owned()));
+        map.insert("requestedSchema".into(), schema.to_value());
+        if let Some(m) = meta {
             map.insert("_meta".into(), Value::Object(m.clone()));
         }
         Value::Object(map)

@@ -113,6 +113,6 @@ impl Ask {
 fn form_request(message: &str, schema: &Schema) -> Value {
     json!({
         "method": METHOD_CREATE,
-        "params": FormRequest::new(message, schema.clone()).to_value(),
+        "params": FormRequest::params(message, schema, None),
     })
 }

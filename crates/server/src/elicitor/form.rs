@@ -341,7 +341,7 @@ impl Elicitor {
         let mut text = message.to_owned();
         let mut attempt = 1;
         loop {
-            let params = FormRequest::new(text.clone(), schema.clone()).to_value();
+            let params = FormRequest::params(&text, schema, None);
             let reply = self.send(params, self.form_timeout).await?;
             reply.check_for(Mode::Form).map_err(|e| {
                 Error::new(
