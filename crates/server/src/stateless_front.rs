@@ -22,6 +22,13 @@
 //!   is not exactly such a request) goes to rmcp with the body it read, so every refusal
 //!   keeps rmcp's status and error.
 //!
+//! In sessions too ([`StatelessFront::with_sessions`], `session.rs`): on 2025-11-25 and the
+//! revisions before it, a session's `tools/call` and the client's answer to an
+//! `elicitation/create` (the two POSTs of every elicitation round trip) are read once
+//! and handed to the session manager as rmcp hands them (`create_stream`, answered as SSE;
+//! `accept_message`, 202), after the same checks; an unknown session, another method, an
+//! error reply or a notification goes to rmcp.
+//!
 //! Two things it does more cheaply than rmcp, with the same outcome: the body is read by a
 //! direct reader (`parse.rs`: the envelope once, the params once, where rmcp's flattened
 //! types buffer the params twice), and a round goes out with its exact requests moved into
@@ -52,7 +59,7 @@ use rmcp::model::{
 };
 use rmcp::service::serve_directly_with_ct;
 use rmcp::transport::OneshotTransport;
-use rmcp::transport::streamable_http_server::session::SessionManager;
+use rmcp::transport::streamable_http_server::session::{SessionId, SessionManager};
 use serde_json::Value;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
@@ -108,6 +115,10 @@ pub struct StatelessFront<S, M> {
     json_response: bool,
     keep_alive: Option<Duration>,
     ct: CancellationToken,
+    /// The session manager rmcp's service was built with, when given
+    /// ([`StatelessFront::with_sessions`]) and rmcp keeps sessions: then a session's
+    /// `tools/call` and its answers are taken too.
+    sessions: Option<Arc<M>>,
     #[cfg(test)]
     taken: Arc<std::sync::atomic::AtomicUsize>,
 }
@@ -123,6 +134,7 @@ impl<S, M> Clone for StatelessFront<S, M> {
             json_response: self.json_response,
             keep_alive: self.keep_alive,
             ct: self.ct.clone(),
+            sessions: self.sessions.clone(),
             #[cfg(test)]
             taken: Arc::clone(&self.taken),
         }
@@ -166,6 +178,7 @@ where
             json_response: config.json_response,
             keep_alive: config.sse_keep_alive,
             ct: config.cancellation_token.clone(),
+            sessions: None,
             factory,
             rmcp,
             #[cfg(test)]
@@ -173,12 +186,41 @@ where
         }
     }
 
-    async fn answer(self, request: Request) -> Response {
+    /// The front with the session manager rmcp's service was built with (the same
+    /// `Arc`): it then also answers, in sessions, a `tools/call` and the client's answer
+    /// to an `elicitation/create` (2025-11-25 and the revisions before it), handing them
+    /// to `sessions` as rmcp's service does. Ignored when rmcp keeps no sessions
+    /// (`legacy_session_mode` off).
+    ///
+    /// ```
+    /// # use std::sync::Arc;
+    /// # use mcp_elicit_server::{HandlerFactory, LeanSessionConfig, LeanSessionManager, SharedHttpService, StatelessFront};
+    /// # use rmcp::transport::StreamableHttpService;
+    /// # #[derive(Clone)] struct MyServer;
+    /// # impl rmcp::ServerHandler for MyServer {}
+    /// let factory: HandlerFactory<MyServer> = Arc::new(|| Ok(MyServer));
+    /// let for_rmcp = Arc::clone(&factory);
+    /// let sessions = Arc::new(LeanSessionManager::new(LeanSessionConfig::default()));
+    /// let mcp = StreamableHttpService::new(move || for_rmcp(), Arc::clone(&sessions), Default::default());
+    /// let front = StatelessFront::new(SharedHttpService::new(mcp), factory).with_sessions(sessions);
+    /// # let _ = front;
+    /// ```
+    pub fn with_sessions(mut self, sessions: Arc<M>) -> Self {
+        if self.rmcp.inner().config.legacy_session_mode {
+            self.sessions = Some(sessions);
+        }
+        self
+    }
+
+    async fn answer(self, request: Request, route: Route) -> Response {
         let (parts, body) = request.into_parts();
         let bytes = match self.body(body).await {
             Ok(bytes) => bytes,
             Err(body) => return self.pass(Request::from_parts(parts, body)).await,
         };
+        if let (Route::Session(id), Some(sessions)) = (route, &self.sessions) {
+            return self.answer_in_session(sessions, id, parts, bytes).await;
+        }
         let Some((call, service)) = self.read(&parts.headers, &bytes) else {
             tracing::trace!("stateless front: the body or the tool is left to rmcp");
             return self
@@ -225,16 +267,34 @@ where
         let h = request.headers();
         one(h, "mcp-protocol-version") == Some("2026-07-28")
             && one(h, "mcp-method") == Some("tools/call")
-            && request.method() == axum::http::Method::POST
+            && self.post_fits(request)
+            // A plain name (an encoded one is left to rmcp to decode).
+            && one(h, "mcp-name").is_some_and(|n| !n.contains("=?"))
+            && !h.keys().any(|k| k.as_str().starts_with("mcp-param-"))
+    }
+
+    /// A POST of JSON that rmcp's DNS-rebinding, `Accept` and `Content-Type` checks let
+    /// through: HTTP/1.1 origin form, no `Origin`, an allowed `Host`.
+    fn post_fits(&self, request: &Request) -> bool {
+        let h = request.headers();
+        request.method() == axum::http::Method::POST
             // HTTP/1.1 origin form: the host is the `Host` header's.
             && request.uri().authority().is_none()
             && !h.contains_key(header::ORIGIN)
             && one(h, header::HOST.as_str()).is_some_and(|v| self.host_fits(v))
             && one(h, header::CONTENT_TYPE.as_str()).is_some_and(is_json)
             && accepts_both(h)
-            // A plain name (an encoded one is left to rmcp to decode).
-            && one(h, "mcp-name").is_some_and(|n| !n.contains("=?"))
-            && !h.keys().any(|k| k.as_str().starts_with("mcp-param-"))
+    }
+
+    /// Which way a request goes, from its request line and headers.
+    fn route(&self, request: &Request) -> Route {
+        if self.headers_fit(request) {
+            return Route::Stateless;
+        }
+        if let Some(id) = self.session_post(request) {
+            return Route::Session(id);
+        }
+        Route::Rmcp
     }
 
     /// A `Host` rmcp allows: an allowed host, with any port (rmcp's allowed hosts
@@ -426,13 +486,24 @@ where
     }
 
     fn call(&mut self, request: Request) -> Self::Future {
-        if !self.headers_fit(&request) {
+        let route = self.route(&request);
+        if let Route::Rmcp = route {
             tracing::trace!("stateless front: the request line or headers are left to rmcp");
             return self.rmcp.call(request);
         }
         let front = self.clone();
-        Box::pin(async move { Ok(front.answer(request).await) })
+        Box::pin(async move { Ok(front.answer(request, route).await) })
     }
+}
+
+/// Where a request goes, from its request line and headers.
+enum Route {
+    /// A stateless 2026-07-28 `tools/call`, if its body is one.
+    Stateless,
+    /// A POST in this session, taken if its body is a `tools/call` or an answer.
+    Session(SessionId),
+    /// Straight to rmcp.
+    Rmcp,
 }
 
 /// The stream of a request's messages; dropped before its end, it cancels the handler.
@@ -519,5 +590,6 @@ fn declares_header_params(schema: &JsonObject) -> bool {
 }
 
 mod parse;
+mod session;
 #[cfg(test)]
 mod tests;

@@ -155,14 +155,14 @@ where
         // stream; one that sends a notification first still gets its stream.
         mcp_config(&reference.options().demo_base_url, ct).with_json_response(true),
     );
+    let front = crate::StatelessFront::new(crate::SharedHttpService::new(service), factory)
+        .with_sessions(Arc::clone(&sessions));
     let directory: Arc<dyn crate::SessionDirectory> = sessions;
     Router::new()
         // Behind an `Arc`: axum clones a mounted service for every request. A stateless
-        // 2026-07-28 `tools/call` is answered in front of rmcp's service.
-        .nest_service(
-            MCP_PATH,
-            crate::StatelessFront::new(crate::SharedHttpService::new(service), factory),
-        )
+        // 2026-07-28 `tools/call`, and a session's `tools/call` and answers, are taken
+        // in front of rmcp's service.
+        .nest_service(MCP_PATH, front)
         // Requests in progress per session and user, sessions per user, idle sessions.
         .layer(axum::middleware::from_fn_with_state(guard, enforce))
         // DELETE of an unknown or ended session: 404.

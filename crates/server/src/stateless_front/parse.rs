@@ -16,8 +16,9 @@
 use std::borrow::Cow;
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, InputResponses, JsonObject, JsonRpcRequest,
-    JsonRpcVersion2_0, RequestId, RequestMetaObject,
+    CallToolRequest, CallToolRequestParams, ClientJsonRpcMessage, ClientRequest, ClientResult,
+    ElicitResult, ElicitationAction, InputResponses, JsonObject, JsonRpcRequest, JsonRpcResponse,
+    JsonRpcVersion2_0, MetaObject, RequestId, RequestMetaObject,
 };
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -65,6 +66,62 @@ pub(super) fn call_tool(bytes: &[u8]) -> Option<JsonRpcRequest<CallToolRequest>>
         request.extensions.insert(RequestMetaObject::from(meta));
     }
     Some(JsonRpcRequest::new(envelope.id, request))
+}
+
+/// The key of the per-request revision in a request's `_meta` (2026-07-28).
+const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// A JSON-RPC response: the three members, the result left as raw text.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Answer<'a> {
+    #[serde(rename = "jsonrpc")]
+    _jsonrpc: JsonRpcVersion2_0,
+    id: RequestId,
+    #[serde(borrow)]
+    result: &'a RawValue,
+}
+
+/// rmcp's `ElicitResult` as it reads it, and nothing else: without `model` and `roots`,
+/// rmcp's first two result types (sampling, roots) cannot read it, so rmcp reads it as
+/// this one.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Elicited {
+    action: ElicitationAction,
+    content: Option<serde_json::Value>,
+    #[serde(rename = "_meta")]
+    meta: Option<MetaObject>,
+}
+
+/// A message the front takes in a session (a revision before 2026-07-28), when `bytes`
+/// are exactly one: a `tools/call` that names no per-request revision, or the answer to
+/// an `elicitation/create`. `None` for anything else (rmcp reads it itself).
+pub(super) fn session_message(bytes: &[u8]) -> Option<ClientJsonRpcMessage> {
+    if let Some(call) = call_tool(bytes) {
+        let per_request = call
+            .request
+            .extensions
+            .get::<RequestMetaObject>()
+            .is_some_and(|m| m.0.contains_key(META_PROTOCOL_VERSION));
+        if per_request {
+            return None;
+        }
+        return Some(ClientJsonRpcMessage::Request(JsonRpcRequest::new(
+            call.id,
+            ClientRequest::CallToolRequest(call.request),
+        )));
+    }
+    let answer: Answer<'_> = serde_json::from_slice(bytes).ok()?;
+    let elicited: Elicited = serde_json::from_str(answer.result.get()).ok()?;
+    let mut result = ElicitResult::new(elicited.action);
+    result.content = elicited.content;
+    result.meta = elicited.meta;
+    Some(ClientJsonRpcMessage::Response(JsonRpcResponse {
+        jsonrpc: JsonRpcVersion2_0,
+        id: answer.id,
+        result: ClientResult::ElicitResult(result),
+    }))
 }
 
 #[cfg(test)]
@@ -269,6 +326,155 @@ mod tests {
         assert!(
             taken > 50,
             "only {taken} of 500 generated bodies were taken"
+        );
+    }
+
+    /// rmcp's reading of a message, as a session receives it.
+    fn rmcp_reads_message(bytes: &[u8]) -> Option<ClientJsonRpcMessage> {
+        serde_json::from_slice(bytes).ok()
+    }
+
+    /// Whatever the front reads in a session, rmcp reads the same, as the same kind.
+    fn agrees_in_session(text: &str) -> Result<bool, TestCaseError> {
+        let ours = session_message(text.as_bytes());
+        if let Some(ours) = &ours {
+            let theirs = rmcp_reads_message(text.as_bytes());
+            prop_assert!(theirs.is_some(), "the front took what rmcp refuses: {text}");
+            let theirs = theirs.expect("checked");
+            let kind = |m: &ClientJsonRpcMessage| match m {
+                ClientJsonRpcMessage::Request(r) => {
+                    format!("request {:?}", std::mem::discriminant(&r.request))
+                }
+                ClientJsonRpcMessage::Response(r) => {
+                    format!("response {:?}", std::mem::discriminant(&r.result))
+                }
+                _ => "other".to_owned(),
+            };
+            prop_assert_eq!(kind(ours), kind(&theirs), "another kind: {}", text);
+            prop_assert_eq!(
+                serde_json::to_value(ours).expect("json"),
+                serde_json::to_value(&theirs).expect("json"),
+                "read differently: {}",
+                text
+            );
+        }
+        Ok(ours.is_some())
+    }
+
+    #[test]
+    fn in_a_session_a_call_and_an_answer_read_as_rmcp_reads_them() {
+        for body in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":1}}}"#,
+            r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"t","_meta":{"progressToken":3}}}"#,
+            r#"{"jsonrpc":"2.0","id":0,"result":{"action":"accept","content":{"name":"Ada","n":1.5}}}"#,
+            r#"{"result":{"action":"decline","_meta":{"k":"v"}},"id":"s-1","jsonrpc":"2.0"}"#,
+            r#"{"jsonrpc":"2.0","id":2,"result":{"action":"cancel","content":null}}"#,
+        ] {
+            assert!(
+                agrees_in_session(body).expect("agrees"),
+                "not taken: {body}"
+            );
+        }
+        for body in [
+            // A call naming its own revision (2026-07-28's per-request path), a sampling
+            // or roots result, an unknown action, a stray member, an error, another method.
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"t","_meta":{META}}}}}"#),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"action":"accept","model":"m","role":"assistant","content":{"type":"text","text":"x"}}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"action":"accept","roots":[]}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"action":"maybe"}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"action":"accept"},"error":{"code":1,"message":"m"}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"no"}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.to_owned(),
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#.to_owned(),
+        ] {
+            assert!(session_message(body.as_bytes()).is_none(), "taken: {body}");
+        }
+    }
+
+    /// Answers put together from well-formed and odd parts.
+    fn answer() -> impl Strategy<Value = String> {
+        let id = prop_oneof![
+            4 => Just("1".to_owned()),
+            4 => Just("\"a\"".to_owned()),
+            1 => Just("null".to_owned()),
+            1 => Just("[]".to_owned()),
+        ];
+        let action = prop_oneof![
+            3 => Just("\"accept\"".to_owned()),
+            3 => Just("\"decline\"".to_owned()),
+            3 => Just("\"cancel\"".to_owned()),
+            1 => Just("\"Accept\"".to_owned()),
+            1 => Just("1".to_owned()),
+        ];
+        let value = prop_oneof![
+            3 => Just("{}".to_owned()),
+            3 => Just("{\"a\":1,\"a\":\"b\",\"c\":[true,null,-0.5e-3]}".to_owned()),
+            2 => Just("null".to_owned()),
+            1 => Just("\"\\ud83d\\ude00\"".to_owned()),
+            1 => Just("\"\\ud800\"".to_owned()),
+            1 => Just("1e999".to_owned()),
+        ];
+        let member = |name: &'static str, v: BoxedStrategy<String>| {
+            prop_oneof![
+                1 => Just(Vec::new()),
+                3 => v.prop_map(move |v| vec![format!("\"{name}\":{v}")]),
+            ]
+        };
+        let result = (
+            prop_oneof![
+                8 => action.prop_map(|a| vec![format!("\"action\":{a}")]),
+                1 => Just(Vec::new()),
+            ],
+            member("content", value.clone().boxed()),
+            member("_meta", value.boxed()),
+            prop_oneof![
+                12 => Just(Vec::new()),
+                1 => Just(vec!["\"model\":\"m\"".to_owned()]),
+                1 => Just(vec!["\"roots\":[]".to_owned()]),
+                1 => Just(vec!["\"action\":\"decline\"".to_owned()]),
+            ],
+        )
+            .prop_flat_map(|(a, b, c, d)| Just([a, b, c, d].concat()).prop_shuffle())
+            .prop_map(|members| format!("{{{}}}", members.join(",")));
+        let extra = prop_oneof![
+            8 => Just(String::new()),
+            1 => Just(",\"error\":{}".to_owned()),
+            1 => Just(",\"method\":\"x\"".to_owned()),
+            1 => Just(",\"id\":3".to_owned()),
+        ];
+        (id, result, extra).prop_map(|(id, result, extra)| {
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}{extra}}}"#)
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+        #[test]
+        fn in_a_session_the_front_reads_every_answer_as_rmcp_does(text in answer()) {
+            agrees_in_session(&text)?;
+        }
+
+        #[test]
+        fn in_a_session_the_front_reads_every_call_as_rmcp_does(text in body()) {
+            agrees_in_session(&text)?;
+        }
+    }
+
+    #[test]
+    fn the_generated_answers_include_ones_the_front_takes() {
+        use proptest::strategy::ValueTree;
+        use proptest::test_runner::TestRunner;
+        let mut runner = TestRunner::deterministic();
+        let taken = (0..500)
+            .filter(|_| {
+                let text = answer().new_tree(&mut runner).expect("an answer").current();
+                session_message(text.as_bytes()).is_some()
+            })
+            .count();
+        assert!(
+            taken > 50,
+            "only {taken} of 500 generated answers were taken"
         );
     }
 }

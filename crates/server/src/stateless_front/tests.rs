@@ -41,7 +41,9 @@ fn schema(v: Value) -> Arc<JsonObject> {
 fn tool(name: &'static str) -> Option<Tool> {
     let plain = || schema(json!({"type": "object", "properties": {"text": {"type": "string"}}}));
     match name {
-        "echo" | "fail" | "version" | "notify" | "round" => Some(Tool::new(name, "test", plain())),
+        "echo" | "fail" | "version" | "notify" | "round" | "ask" => {
+            Some(Tool::new(name, "test", plain()))
+        }
         "routed" => Some(Tool::new(
             name,
             "test",
@@ -67,10 +69,12 @@ impl ServerHandler for Tools {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        ["echo", "fail", "version", "notify", "routed", "round"]
-            .into_iter()
-            .find(|n| *n == name)
-            .and_then(tool)
+        [
+            "echo", "fail", "version", "notify", "routed", "round", "ask",
+        ]
+        .into_iter()
+        .find(|n| *n == name)
+        .and_then(tool)
     }
 
     async fn call_tool(
@@ -102,6 +106,18 @@ impl ServerHandler for Tools {
                     ))
                     .await;
                 Ok(text("done".into()))
+            }
+            "ask" => {
+                let params: rmcp::model::ElicitRequestParams = serde_json::from_value(json!({
+                    "mode": "form", "message": "Handle?",
+                    "requestedSchema": {"type": "object", "properties": {"h": {"type": "string"}}}}))
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                let answer = ctx
+                    .peer
+                    .create_elicitation(params)
+                    .await
+                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+                Ok(text(serde_json::to_string(&answer).unwrap_or_default()))
             }
             "round" => {
                 if request
@@ -504,4 +520,149 @@ async fn rounds_leave_the_front_with_their_exact_requests_and_no_typed_copy() {
         typed["result"]["_meta"][EXACT_REQUESTS_META]["q"],
         exact_request()
     );
+}
+
+/// The data of the next SSE event that carries a message, from a response body read
+/// as it arrives.
+async fn next_message(
+    stream: &mut (impl futures::Stream<Item = Result<axum::body::Bytes, axum::Error>> + Unpin),
+    buf: &mut String,
+) -> Value {
+    use futures::StreamExt;
+    loop {
+        while let Some(end) = buf.find("\n\n") {
+            let event: String = buf.drain(..end + 2).collect();
+            for line in event.lines() {
+                if let Some(data) = line.strip_prefix("data:").map(str::trim)
+                    && !data.is_empty()
+                {
+                    return serde_json::from_str(data).expect("JSON data");
+                }
+            }
+        }
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(5), stream.next())
+            .await
+            .expect("in time")
+            .expect("more of the stream")
+            .expect("a chunk");
+        buf.push_str(std::str::from_utf8(&chunk).expect("text"));
+    }
+}
+
+/// A 2025-11-25 request in session `session` (none: the `initialize`).
+fn session_post(body: Value, session: Option<&str>) -> Request<Body> {
+    let mut b = Request::post("/")
+        .header("host", "127.0.0.1:8080")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-11-25");
+    if let Some(s) = session {
+        b = b.header("mcp-session-id", s);
+    }
+    b.body(Body::from(body.to_string())).expect("request")
+}
+
+/// A 2025-11-25 session on `service`: initialize, a `tools/call` of `ask` whose handler
+/// asks the client a form, the client's answer, the result, then an answer for a session
+/// that is not there. Returns what the client saw: statuses, content types, messages.
+async fn session_round_trip<T>(service: T) -> Vec<Value>
+where
+    T: tower::Service<
+            Request<Body>,
+            Response = axum::response::Response,
+            Error = std::convert::Infallible,
+        > + Clone,
+{
+    let mut seen = Vec::new();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"form": {}}},
+        "clientInfo": {"name": "t", "version": "1"}}});
+    let response = service
+        .clone()
+        .oneshot(session_post(init, None))
+        .await
+        .expect("infallible");
+    let session = response
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .expect("a session id")
+        .to_owned();
+    seen.push(json!(response.status().as_u16()));
+    let mut body = response.into_body().into_data_stream();
+    let mut buf = String::new();
+    seen.push(next_message(&mut body, &mut buf).await);
+    let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    let r = service
+        .clone()
+        .oneshot(session_post(initialized, Some(&session)))
+        .await;
+    seen.push(json!(r.expect("infallible").status().as_u16()));
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "ask", "arguments": {}}});
+    let r = service
+        .clone()
+        .oneshot(session_post(call, Some(&session)))
+        .await
+        .expect("infallible");
+    seen.push(json!(r.status().as_u16()));
+    seen.push(json!(
+        r.headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+    ));
+    let mut stream = r.into_body().into_data_stream();
+    let mut buf = String::new();
+    let ask = next_message(&mut stream, &mut buf).await;
+    seen.push(ask.clone());
+    let answer = json!({"jsonrpc": "2.0", "id": ask["id"],
+        "result": {"action": "accept", "content": {"h": "octo"}}});
+    let r = service
+        .clone()
+        .oneshot(session_post(answer, Some(&session)))
+        .await
+        .expect("infallible");
+    seen.push(json!(r.status().as_u16()));
+    let body = axum::body::to_bytes(r.into_body(), 1 << 16)
+        .await
+        .expect("body");
+    seen.push(json!(String::from_utf8_lossy(&body)));
+    seen.push(next_message(&mut stream, &mut buf).await);
+    let stray = json!({"jsonrpc": "2.0", "id": 9, "result": {"action": "decline"}});
+    let r = service
+        .clone()
+        .oneshot(session_post(stray, Some("no-such-session")))
+        .await;
+    seen.push(json!(r.expect("infallible").status().as_u16()));
+    seen
+}
+
+#[tokio::test]
+async fn a_sessions_call_and_answer_are_taken_and_seen_as_rmcp_serves_them() {
+    let sessions = Arc::new(LocalSessionManager::default());
+    let factory: HandlerFactory<Tools> = Arc::new(|| Ok(Tools));
+    let rmcp_factory = Arc::clone(&factory);
+    let front = StatelessFront::new(
+        SharedHttpService::new(StreamableHttpService::new(
+            move || rmcp_factory(),
+            Arc::clone(&sessions),
+            config(),
+        )),
+        factory,
+    )
+    .with_sessions(sessions);
+    let counter = Arc::clone(&front.taken);
+    let with = session_round_trip(front).await;
+    let without = session_round_trip(rmcp_only()).await;
+    assert_eq!(with, without);
+    // The call and the answer; not the initialize, the notification or the stray answer.
+    assert_eq!(counter.load(Ordering::Relaxed), 2);
+    assert_eq!(with[5]["method"], "elicitation/create", "{with:?}");
+    assert!(
+        with[8]["result"]["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("octo")),
+        "{with:?}"
+    );
+    assert_eq!(with[9], 404);
 }

@@ -148,18 +148,20 @@ where
     let directory: Arc<dyn SessionDirectory> = Arc::clone(&sessions) as Arc<dyn SessionDirectory>;
     Router::new()
         // Behind an `Arc`: axum clones a mounted service for every request. A stateless
-        // 2026-07-28 `tools/call` is answered in front of rmcp's service.
+        // 2026-07-28 `tools/call`, and a session's `tools/call` and answers, are taken
+        // in front of rmcp's service.
         .nest_service(
             MCP_PATH,
             mcp_elicit_server::StatelessFront::new(
                 mcp_elicit_server::SharedHttpService::new(mcp_service(
                     reference,
                     Arc::clone(&factory),
-                    sessions,
+                    Arc::clone(&sessions),
                     ct,
                 )),
                 factory,
-            ),
+            )
+            .with_sessions(sessions),
         )
         // Requests in progress per session and user, sessions per user, idle sessions
         // (inside `protect`: the user is the token's).
