@@ -308,6 +308,8 @@ mod config;
 mod confirm;
 mod elicitor;
 mod error;
+#[cfg(feature = "reference")]
+mod http_front;
 mod hub;
 mod id;
 mod identity;
@@ -323,8 +325,6 @@ mod serve;
 mod session_layer;
 mod session_limits;
 mod state;
-#[cfg(feature = "reference")]
-mod stateless_front;
 pub mod store;
 mod streamable;
 mod typed_request;
@@ -348,6 +348,8 @@ pub use config::ElicitationConfig;
 pub use confirm::{ConfirmPage, REFUSED_TEXT};
 pub use elicitor::{Elicitor, FormOutcome, UrlElicitation, UrlOutcome};
 pub use error::{Error, ErrorKind};
+#[cfg(feature = "reference")]
+pub use http_front::{HandlerFactory, HttpFront};
 pub use hub::{Completed, Completion, Elicitations, SessionScope};
 pub use id::ElicitationId;
 pub use identity::{IdentityPolicy, LOCAL_ISSUER, Principal, SessionKey};
@@ -365,8 +367,6 @@ pub use session_layer::{
 };
 pub use session_limits::{SessionGuard, SessionLimits, enforce as enforce_session_limits};
 pub use state::{MAX_STATE_BYTES, StateBinding, StateKeys};
-#[cfg(feature = "reference")]
-pub use stateless_front::{HandlerFactory, StatelessFront};
 pub use store::{
     Clock, ElicitationStore, MemoryStore, PendingElicitation, StoreError, SystemClock,
 };

@@ -28,7 +28,7 @@ use crate::respond::EXACT_REQUESTS_META;
 
 /// Put in a request's extensions by a front that writes the request's answer itself and
 /// moves a round's exact requests into `inputRequests` on the way, whatever its size
-/// (`StatelessFront`): the rounds of that request are built
+/// (`HttpFront`): the rounds of that request are built
 /// without rmcp's typed copy of their requests, which nothing would read.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct WritesRoundsExactly;

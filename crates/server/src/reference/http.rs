@@ -155,7 +155,7 @@ where
         // stream; one that sends a notification first still gets its stream.
         mcp_config(&reference.options().demo_base_url, ct).with_json_response(true),
     );
-    let front = crate::StatelessFront::new(crate::SharedHttpService::new(service), factory)
+    let front = crate::HttpFront::new(crate::SharedHttpService::new(service), factory)
         .with_sessions(Arc::clone(&sessions));
     let directory: Arc<dyn crate::SessionDirectory> = sessions;
     Router::new()

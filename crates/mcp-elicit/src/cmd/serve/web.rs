@@ -152,7 +152,7 @@ where
         // in front of rmcp's service.
         .nest_service(
             MCP_PATH,
-            mcp_elicit_server::StatelessFront::new(
+            mcp_elicit_server::HttpFront::new(
                 mcp_elicit_server::SharedHttpService::new(mcp_service(
                     reference,
                     Arc::clone(&factory),

@@ -1,11 +1,13 @@
-//! [`StatelessFront`]: the request that makes up 2026-07-28 traffic, a stateless
-//! `tools/call`, read once and handed to its handler the way rmcp's HTTP service hands it
-//! (BENCHMARKS.md, issue 17).
+//! [`HttpFront`]: the requests that make up an elicitation round trip, read once and
+//! handed on the way rmcp's Streamable HTTP service hands them (BENCHMARKS.md, issue 17):
+//! on 2026-07-28 a stateless `tools/call`, and in sessions (2025-11-25 and before) a
+//! `tools/call` and the client's answer to an `elicitation/create`.
 //!
 //! rmcp's service reads every POST into its untagged message types (buffering the body
-//! and trying each request type in turn), then serialises the request back to a JSON value
-//! only to compare two `Mcp-*` headers with it. [`StatelessFront`] takes the one request it can
-//! answer exactly as rmcp would, and passes everything else to rmcp as it came:
+//! and trying each request type in turn), then, on 2026-07-28, serialises the request back
+//! to a JSON value only to compare two `Mcp-*` headers with it. [`HttpFront`] takes the
+//! requests it can answer exactly as rmcp would, and passes everything else to rmcp as it
+//! came. For the stateless `tools/call`:
 //!
 //! - it takes a request only when rmcp would accept it: POST, HTTP/1.1 with a `Host` equal
 //!   to an allowed host (with or without a port) and no `Origin`, JSON in and both answer
@@ -22,7 +24,7 @@
 //!   is not exactly such a request) goes to rmcp with the body it read, so every refusal
 //!   keeps rmcp's status and error.
 //!
-//! In sessions too ([`StatelessFront::with_sessions`], `session.rs`): on 2025-11-25 and the
+//! In sessions too ([`HttpFront::with_sessions`], `session.rs`): on 2025-11-25 and the
 //! revisions before it, a session's `tools/call` and the client's answer to an
 //! `elicitation/create` (the two POSTs of every elicitation round trip) are read once
 //! and handed to the session manager as rmcp hands them (`create_stream`, answered as SSE;
@@ -67,14 +69,16 @@ use crate::SharedHttpService;
 use crate::wire::{WritesRoundsExactly, exact_message_text};
 
 /// What builds a handler: the factory rmcp's `StreamableHttpService` was built with,
-/// shared with [`StatelessFront`].
+/// shared with [`HttpFront`].
 pub type HandlerFactory<S> = Arc<dyn Fn() -> Result<S, std::io::Error> + Send + Sync>;
 
-/// rmcp's HTTP service ([`SharedHttpService`]) with the stateless 2026-07-28 `tools/call`
-/// answered in front of it: parsed once, its `Mcp-*` headers compared with the parsed
-/// request, its handler run as rmcp runs it. Every other request, and any `tools/call`
-/// this front is not sure rmcp would accept and answer the same way, goes to rmcp as it
-/// came (the module's rules, in `stateless_front.rs`).
+/// rmcp's HTTP service ([`SharedHttpService`]) with the requests of an elicitation round
+/// trip answered in front of it: the stateless 2026-07-28 `tools/call` (parsed once, its
+/// `Mcp-*` headers compared with the parsed request, its handler run as rmcp runs it), and
+/// with [`HttpFront::with_sessions`] a session's `tools/call` and answers on 2025-11-25
+/// (handed to the session manager as rmcp hands them). Every other request, and any
+/// request this front is not sure rmcp would accept and answer the same way, goes to rmcp
+/// as it came (the module's rules, in `http_front.rs`).
 ///
 /// Mount it where you would mount the [`SharedHttpService`], with the factory the rmcp
 /// service was built with:
@@ -82,7 +86,7 @@ pub type HandlerFactory<S> = Arc<dyn Fn() -> Result<S, std::io::Error> + Send + 
 /// ```
 /// use std::sync::Arc;
 ///
-/// use mcp_elicit_server::{HandlerFactory, SharedHttpService, StatelessFront};
+/// use mcp_elicit_server::{HandlerFactory, SharedHttpService, HttpFront};
 /// use rmcp::ServerHandler;
 /// use rmcp::transport::StreamableHttpService;
 /// use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
@@ -99,11 +103,11 @@ pub type HandlerFactory<S> = Arc<dyn Fn() -> Result<S, std::io::Error> + Send + 
 ///     Arc::new(LocalSessionManager::default()),
 ///     StreamableHttpServerConfig::default().with_json_response(true),
 /// );
-/// let front = StatelessFront::new(SharedHttpService::new(mcp), factory);
+/// let front = HttpFront::new(SharedHttpService::new(mcp), factory);
 /// let app: axum::Router = axum::Router::new().nest_service("/mcp", front);
 /// # let _ = app;
 /// ```
-pub struct StatelessFront<S, M> {
+pub struct HttpFront<S, M> {
     rmcp: SharedHttpService<S, M>,
     factory: HandlerFactory<S>,
     /// The allowed hosts that are a plain name or IPv4 address (no port, no brackets),
@@ -116,14 +120,14 @@ pub struct StatelessFront<S, M> {
     keep_alive: Option<Duration>,
     ct: CancellationToken,
     /// The session manager rmcp's service was built with, when given
-    /// ([`StatelessFront::with_sessions`]) and rmcp keeps sessions: then a session's
+    /// ([`HttpFront::with_sessions`]) and rmcp keeps sessions: then a session's
     /// `tools/call` and its answers are taken too.
     sessions: Option<Arc<M>>,
     #[cfg(test)]
     taken: Arc<std::sync::atomic::AtomicUsize>,
 }
 
-impl<S, M> Clone for StatelessFront<S, M> {
+impl<S, M> Clone for HttpFront<S, M> {
     fn clone(&self) -> Self {
         Self {
             rmcp: self.rmcp.clone(),
@@ -141,7 +145,7 @@ impl<S, M> Clone for StatelessFront<S, M> {
     }
 }
 
-impl<S, M> StatelessFront<S, M>
+impl<S, M> HttpFront<S, M>
 where
     S: rmcp::ServerHandler + Send + 'static,
     M: SessionManager,
@@ -151,7 +155,7 @@ where
     ///
     /// ```
     /// # use std::sync::Arc;
-    /// # use mcp_elicit_server::{HandlerFactory, SharedHttpService, StatelessFront};
+    /// # use mcp_elicit_server::{HandlerFactory, SharedHttpService, HttpFront};
     /// # use rmcp::transport::StreamableHttpService;
     /// # use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     /// # #[derive(Clone)] struct MyServer;
@@ -160,7 +164,7 @@ where
     /// let for_rmcp = Arc::clone(&factory);
     /// let mcp = StreamableHttpService::new(move || for_rmcp(),
     ///     Arc::new(LocalSessionManager::default()), Default::default());
-    /// let front = StatelessFront::new(SharedHttpService::new(mcp), factory);
+    /// let front = HttpFront::new(SharedHttpService::new(mcp), factory);
     /// # let _ = front;
     /// ```
     pub fn new(rmcp: SharedHttpService<S, M>, factory: HandlerFactory<S>) -> Self {
@@ -194,7 +198,7 @@ where
     ///
     /// ```
     /// # use std::sync::Arc;
-    /// # use mcp_elicit_server::{HandlerFactory, LeanSessionConfig, LeanSessionManager, SharedHttpService, StatelessFront};
+    /// # use mcp_elicit_server::{HandlerFactory, LeanSessionConfig, LeanSessionManager, SharedHttpService, HttpFront};
     /// # use rmcp::transport::StreamableHttpService;
     /// # #[derive(Clone)] struct MyServer;
     /// # impl rmcp::ServerHandler for MyServer {}
@@ -202,7 +206,7 @@ where
     /// let for_rmcp = Arc::clone(&factory);
     /// let sessions = Arc::new(LeanSessionManager::new(LeanSessionConfig::default()));
     /// let mcp = StreamableHttpService::new(move || for_rmcp(), Arc::clone(&sessions), Default::default());
-    /// let front = StatelessFront::new(SharedHttpService::new(mcp), factory).with_sessions(sessions);
+    /// let front = HttpFront::new(SharedHttpService::new(mcp), factory).with_sessions(sessions);
     /// # let _ = front;
     /// ```
     pub fn with_sessions(mut self, sessions: Arc<M>) -> Self {
@@ -222,7 +226,7 @@ where
             return self.answer_in_session(sessions, id, parts, bytes).await;
         }
         let Some((call, service)) = self.read(&parts.headers, &bytes) else {
-            tracing::trace!("stateless front: the body or the tool is left to rmcp");
+            tracing::trace!("http front: the body or the tool is left to rmcp");
             return self
                 .pass(Request::from_parts(parts, Body::from(bytes)))
                 .await;
@@ -466,13 +470,13 @@ where
     }
 }
 
-impl<S, M> std::fmt::Debug for StatelessFront<S, M> {
+impl<S, M> std::fmt::Debug for HttpFront<S, M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("StatelessFront").finish_non_exhaustive()
+        f.debug_struct("HttpFront").finish_non_exhaustive()
     }
 }
 
-impl<S, M> tower::Service<Request> for StatelessFront<S, M>
+impl<S, M> tower::Service<Request> for HttpFront<S, M>
 where
     S: rmcp::ServerHandler + Send + 'static,
     M: SessionManager,
@@ -488,7 +492,7 @@ where
     fn call(&mut self, request: Request) -> Self::Future {
         let route = self.route(&request);
         if let Route::Rmcp = route {
-            tracing::trace!("stateless front: the request line or headers are left to rmcp");
+            tracing::trace!("http front: the request line or headers are left to rmcp");
             return self.rmcp.call(request);
         }
         let front = self.clone();

@@ -26,13 +26,13 @@ use rmcp::transport::streamable_http_server::session::{
     ServerSseMessage, SessionId, SessionManager,
 };
 
-use super::{StatelessFront, one, parse};
+use super::{HttpFront, one, parse};
 
 /// The revisions whose POSTs rmcp serves in sessions (an absent header means 2025-03-26
 /// to rmcp; the front leaves that case to it).
 const SESSION_REVISIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
 
-impl<S, M> StatelessFront<S, M>
+impl<S, M> HttpFront<S, M>
 where
     S: rmcp::ServerHandler + Send + 'static,
     M: SessionManager,
@@ -64,7 +64,7 @@ where
         let message = match parse::session_message(&bytes) {
             Some(message) if sessions.has_session(&id).await.unwrap_or(false) => message,
             _ => {
-                tracing::trace!("stateless front: a session's message is left to rmcp");
+                tracing::trace!("http front: a session's message is left to rmcp");
                 return self
                     .pass(Request::from_parts(parts, axum::body::Body::from(bytes)))
                     .await;

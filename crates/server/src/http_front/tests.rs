@@ -25,7 +25,7 @@ use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use super::{HandlerFactory, StatelessFront};
+use super::{HandlerFactory, HttpFront};
 use crate::respond::EXACT_REQUESTS_META;
 use crate::wire::WritesRoundsExactly;
 use crate::{InputRound, SharedHttpService, Stop};
@@ -172,10 +172,10 @@ fn rmcp_only() -> SharedHttpService<Tools, LocalSessionManager> {
     ))
 }
 
-fn front() -> StatelessFront<Tools, LocalSessionManager> {
+fn front() -> HttpFront<Tools, LocalSessionManager> {
     let factory: HandlerFactory<Tools> = Arc::new(|| Ok(Tools));
     let rmcp_factory = Arc::clone(&factory);
-    StatelessFront::new(
+    HttpFront::new(
         SharedHttpService::new(StreamableHttpService::new(
             move || rmcp_factory(),
             Arc::new(LocalSessionManager::default()),
@@ -642,7 +642,7 @@ async fn a_sessions_call_and_answer_are_taken_and_seen_as_rmcp_serves_them() {
     let sessions = Arc::new(LocalSessionManager::default());
     let factory: HandlerFactory<Tools> = Arc::new(|| Ok(Tools));
     let rmcp_factory = Arc::clone(&factory);
-    let front = StatelessFront::new(
+    let front = HttpFront::new(
         SharedHttpService::new(StreamableHttpService::new(
             move || rmcp_factory(),
             Arc::clone(&sessions),
