@@ -593,7 +593,7 @@ fn declares_header_params(schema: &JsonObject) -> bool {
     schema.contains_key("x-mcp-header") || schema.values().any(any)
 }
 
-mod parse;
+pub(crate) mod parse;
 mod session;
 #[cfg(test)]
 mod tests;

@@ -410,5 +410,9 @@ pub mod prelude {
 #[doc(hidden)]
 pub mod fuzzing {
     pub use crate::ask::read_input_response;
+    #[cfg(feature = "reference")]
+    pub use crate::http_front::parse::{
+        fuzz_call_tool as call_tool, fuzz_session_message as session_message,
+    };
     pub use crate::revision::declared_in_meta;
 }

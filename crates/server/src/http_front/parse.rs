@@ -51,7 +51,7 @@ struct Params {
 
 /// The `tools/call` request in `bytes`, when it has exactly the members above; `None`
 /// for anything else (rmcp then reads it, and refuses it or not, itself).
-pub(super) fn call_tool(bytes: &[u8]) -> Option<JsonRpcRequest<CallToolRequest>> {
+pub(crate) fn call_tool(bytes: &[u8]) -> Option<JsonRpcRequest<CallToolRequest>> {
     let envelope: Envelope<'_> = serde_json::from_slice(bytes).ok()?;
     if envelope.method != "tools/call" {
         return None;
@@ -66,6 +66,18 @@ pub(super) fn call_tool(bytes: &[u8]) -> Option<JsonRpcRequest<CallToolRequest>>
         request.extensions.insert(RequestMetaObject::from(meta));
     }
     Some(JsonRpcRequest::new(envelope.id, request))
+}
+
+/// [`call_tool`] for the fuzz targets (`mcp_elicit_server::fuzzing`).
+#[cfg(fuzzing)]
+pub fn fuzz_call_tool(bytes: &[u8]) -> Option<JsonRpcRequest<CallToolRequest>> {
+    call_tool(bytes)
+}
+
+/// [`session_message`] for the fuzz targets (`mcp_elicit_server::fuzzing`).
+#[cfg(fuzzing)]
+pub fn fuzz_session_message(bytes: &[u8]) -> Option<ClientJsonRpcMessage> {
+    session_message(bytes)
 }
 
 /// The key of the per-request revision in a request's `_meta` (2026-07-28).
@@ -97,7 +109,11 @@ struct Elicited {
 /// A message the front takes in a session (a revision before 2026-07-28), when `bytes`
 /// are exactly one: a `tools/call` that names no per-request revision, or the answer to
 /// an `elicitation/create`. `None` for anything else (rmcp reads it itself).
-pub(super) fn session_message(bytes: &[u8]) -> Option<ClientJsonRpcMessage> {
+pub(crate) fn session_message(bytes: &[u8]) -> Option<ClientJsonRpcMessage> {
+    // An answer has no `method`: read it as one first (a reader's refusal builds an error).
+    if memchr::memmem::find(bytes, b"\"method\"").is_none() {
+        return elicit_answer(bytes);
+    }
     if let Some(call) = call_tool(bytes) {
         let per_request = call
             .request
@@ -112,6 +128,11 @@ pub(super) fn session_message(bytes: &[u8]) -> Option<ClientJsonRpcMessage> {
             ClientRequest::CallToolRequest(call.request),
         )));
     }
+    elicit_answer(bytes)
+}
+
+/// The answer to an `elicitation/create` in `bytes`, when they are exactly one.
+fn elicit_answer(bytes: &[u8]) -> Option<ClientJsonRpcMessage> {
     let answer: Answer<'_> = serde_json::from_slice(bytes).ok()?;
     let elicited: Elicited = serde_json::from_str(answer.result.get()).ok()?;
     let mut result = ElicitResult::new(elicited.action);
