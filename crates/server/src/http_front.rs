@@ -453,9 +453,17 @@ where
         .map(|message| {
             let data = serde_json::to_string(&message).unwrap_or_default();
             let data = exact_message_text(&data).unwrap_or(data);
-            Ok::<_, Infallible>(Event::default().data(data))
-        })
-        .take_until(self.ct.child_token().cancelled_owned());
+            Event::default().data(data)
+        });
+        self.sse_response(events)
+    }
+
+    /// `events` as an SSE answer, as rmcp writes one: keep-alives, ended with the server,
+    /// no buffering by a proxy on the way.
+    fn sse_response(&self, events: impl Stream<Item = Event> + Send + 'static) -> Response {
+        let events = events
+            .map(Ok::<_, Infallible>)
+            .take_until(self.ct.child_token().cancelled_owned());
         let sse = Sse::new(events);
         let mut response = match self.keep_alive {
             Some(interval) => sse

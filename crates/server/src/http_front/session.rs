@@ -11,14 +11,13 @@
 //! sure rmcp reads the same way (`parse.rs`) in a session the manager has, so everything
 //! else (another method, an unknown session, an error reply) keeps rmcp's answer.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::Request;
+use axum::http::StatusCode;
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::Event;
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use rmcp::model::{ClientJsonRpcMessage, GetExtensions};
@@ -97,33 +96,20 @@ where
         &self,
         stream: impl futures::Stream<Item = ServerSseMessage> + Send + 'static,
     ) -> Response {
-        let events = stream
-            .map(|message| {
-                let data = match &message.message {
-                    Some(m) => serde_json::to_string(m.as_ref()).unwrap_or_default(),
-                    None => String::new(),
-                };
-                let mut event = Event::default().data(data);
-                if let Some(id) = message.event_id.as_deref().filter(|id| safe_id(id)) {
-                    event = event.id(id);
-                }
-                if let Some(retry) = message.retry {
-                    event = event.retry(retry);
-                }
-                Ok::<_, Infallible>(event)
-            })
-            .take_until(self.ct.child_token().cancelled_owned());
-        let sse = Sse::new(events);
-        let mut response = match self.keep_alive {
-            Some(interval) => sse
-                .keep_alive(KeepAlive::new().interval(interval).text(""))
-                .into_response(),
-            None => sse.into_response(),
-        };
-        response
-            .headers_mut()
-            .insert("x-accel-buffering", HeaderValue::from_static("no"));
-        response
+        self.sse_response(stream.map(|message| {
+            let data = match &message.message {
+                Some(m) => serde_json::to_string(m.as_ref()).unwrap_or_default(),
+                None => String::new(),
+            };
+            let mut event = Event::default().data(data);
+            if let Some(id) = message.event_id.as_deref().filter(|id| safe_id(id)) {
+                event = event.id(id);
+            }
+            if let Some(retry) = message.retry {
+                event = event.retry(retry);
+            }
+            event
+        }))
     }
 }
 
