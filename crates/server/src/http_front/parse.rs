@@ -332,18 +332,23 @@ mod tests {
         }
     }
 
-    #[test]
-    fn the_generated_bodies_include_ones_the_front_takes() {
-        // The property test is only as good as its share of taken bodies.
+    /// How many of 500 texts `strategy` generates (deterministically) `read` takes: a
+    /// property test is only as good as its share of taken inputs.
+    fn taken_of<T: Strategy<Value = String>>(strategy: T, read: impl Fn(&[u8]) -> bool) -> usize {
         use proptest::strategy::ValueTree;
         use proptest::test_runner::TestRunner;
         let mut runner = TestRunner::deterministic();
-        let taken = (0..500)
+        (0..500)
             .filter(|_| {
-                let text = body().new_tree(&mut runner).expect("a body").current();
-                call_tool(text.as_bytes()).is_some()
+                let text = strategy.new_tree(&mut runner).expect("a text").current();
+                read(text.as_bytes())
             })
-            .count();
+            .count()
+    }
+
+    #[test]
+    fn the_generated_bodies_include_ones_the_front_takes() {
+        let taken = taken_of(body(), |b| call_tool(b).is_some());
         assert!(
             taken > 50,
             "only {taken} of 500 generated bodies were taken"
@@ -484,15 +489,7 @@ mod tests {
 
     #[test]
     fn the_generated_answers_include_ones_the_front_takes() {
-        use proptest::strategy::ValueTree;
-        use proptest::test_runner::TestRunner;
-        let mut runner = TestRunner::deterministic();
-        let taken = (0..500)
-            .filter(|_| {
-                let text = answer().new_tree(&mut runner).expect("an answer").current();
-                session_message(text.as_bytes()).is_some()
-            })
-            .count();
+        let taken = taken_of(answer(), |b| session_message(b).is_some());
         assert!(
             taken > 50,
             "only {taken} of 500 generated answers were taken"
