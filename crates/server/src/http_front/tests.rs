@@ -549,6 +549,22 @@ async fn next_message(
     }
 }
 
+/// The front with the session manager of its rmcp service.
+fn front_in_sessions() -> HttpFront<Tools, LocalSessionManager> {
+    let sessions = Arc::new(LocalSessionManager::default());
+    let factory: HandlerFactory<Tools> = Arc::new(|| Ok(Tools));
+    let rmcp_factory = Arc::clone(&factory);
+    HttpFront::new(
+        SharedHttpService::new(StreamableHttpService::new(
+            move || rmcp_factory(),
+            Arc::clone(&sessions),
+            config(),
+        )),
+        factory,
+    )
+    .with_sessions(sessions)
+}
+
 /// A 2025-11-25 request in session `session` (none: the `initialize`).
 fn session_post(body: Value, session: Option<&str>) -> Request<Body> {
     let mut b = Request::post("/")
@@ -639,18 +655,7 @@ where
 
 #[tokio::test]
 async fn a_sessions_call_and_answer_are_taken_and_seen_as_rmcp_serves_them() {
-    let sessions = Arc::new(LocalSessionManager::default());
-    let factory: HandlerFactory<Tools> = Arc::new(|| Ok(Tools));
-    let rmcp_factory = Arc::clone(&factory);
-    let front = HttpFront::new(
-        SharedHttpService::new(StreamableHttpService::new(
-            move || rmcp_factory(),
-            Arc::clone(&sessions),
-            config(),
-        )),
-        factory,
-    )
-    .with_sessions(sessions);
+    let front = front_in_sessions();
     let counter = Arc::clone(&front.taken);
     let with = session_round_trip(front).await;
     let without = session_round_trip(rmcp_only()).await;
@@ -665,4 +670,60 @@ async fn a_sessions_call_and_answer_are_taken_and_seen_as_rmcp_serves_them() {
         "{with:?}"
     );
     assert_eq!(with[9], 404);
+}
+
+#[tokio::test]
+async fn a_sessions_post_from_another_host_or_with_an_origin_is_left_to_rmcp() {
+    // DNS rebinding: a session's call or answer with a Host the server does not allow
+    // (refused), or with an Origin (rmcp's origin policy decides), is left to rmcp's
+    // checks, whatever the session and the body: answered as the same service's rmcp
+    // answers it.
+    let front = front_in_sessions();
+    let counter = Arc::clone(&front.taken);
+    let session = {
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {"form": {}}},
+            "clientInfo": {"name": "t", "version": "1"}}});
+        let r = front
+            .clone()
+            .oneshot(session_post(init, None))
+            .await
+            .expect("infallible");
+        r.headers()["mcp-session-id"]
+            .to_str()
+            .expect("text")
+            .to_owned()
+    };
+    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "echo", "arguments": {}}});
+    let answer = json!({"jsonrpc": "2.0", "id": 0, "result": {"action": "decline"}});
+    for body in [call, answer] {
+        for (name, value) in [
+            ("host", "evil.example:8080"),
+            ("host", "127.0.0.1.evil.example"),
+            ("origin", "http://evil.example"),
+        ] {
+            let make = || {
+                let mut r = session_post(body.clone(), Some(&session));
+                r.headers_mut()
+                    .insert(name, axum::http::HeaderValue::from_static(value));
+                r
+            };
+            let with = seen(front.clone().oneshot(make()).await.expect("infallible")).await;
+            let rmcp = seen(
+                front
+                    .rmcp
+                    .clone()
+                    .oneshot(make())
+                    .await
+                    .expect("infallible"),
+            )
+            .await;
+            assert_eq!(with, rmcp, "{name}: {value}: {body}");
+            if name == "host" {
+                assert_eq!(with.0, StatusCode::FORBIDDEN, "{value}: {with:?}");
+            }
+        }
+    }
+    assert_eq!(counter.load(Ordering::Relaxed), 0, "none was taken");
 }
